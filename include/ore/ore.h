@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ORE - the Objects RAID Engine: the public API of ore.ko.
+ *
+ * A caller describes an object by a layout (&struct ore_layout) and its
+ * components (&struct ore_components: which object stores hold it, under
+ * which object id). It hands ORE pages for a logical byte range; ORE splits
+ * them per component, computes parity, issues the I/O to each object store
+ * and calls one completion when all of it is done.
+ */
+#ifndef _ORE_ORE_H
+#define _ORE_ORE_H
+
+#include <linux/types.h>
+#include <linux/kref.h>
+#include <linux/completion.h>
+#include <linux/workqueue.h>
+#include <linux/atomic.h>
+#include <linux/bvec.h>
+#include <linux/mm_types.h>
+#include <ore/layout.h>
+
+/* ---------------------------------------------------------------------
+ * Object stores: the devices at the bottom of ORE.
+ */
+
+struct ore_store;
+
+/**
+ * struct ore_store_io - one read or write of one object store
+ * @store: the store to do it on
+ * @oid: object id in the store
+ * @offset: byte offset in the object
+ * @len: bytes to transfer, the sum of the @bvec lengths
+ * @bvec: the memory, @nr_bvec entries
+ * @nr_bvec: number of entries in @bvec
+ * @write: true to write, false to read
+ * @fua: the write must be on stable storage when it completes
+ * @end_io: called once when the I/O is over, possibly in interrupt context
+ * @error: 0 or negative errno, set before @end_io is called
+ * @private: for the submitter
+ *
+ * A read beyond the end of the object completes successfully with zeros in
+ * the bytes past the end (objects are sparse).
+ */
+struct ore_store_io {
+	struct ore_store *store;
+	u64 oid;
+	u64 offset;
+	u32 len;
+	struct bio_vec *bvec;
+	unsigned int nr_bvec;
+	bool write;
+	bool fua;
+	void (*end_io)(struct ore_store_io *sio);
+	int error;
+	void *private;
+};
+
+/**
+ * struct ore_store_ops - what a backend implements
+ * @submit: start @sio; it always completes through @sio->end_io
+ * @create: create object @oid (empty); -EEXIST if it is there
+ * @remove: remove object @oid; -ENOENT if it is not there
+ * @truncate: set the length of @oid to @size (creating it if needed)
+ * @length: current length of @oid
+ * @flush: make everything written to @oid (or to the store, @oid == 0) stable
+ * @release: free the store when its last reference goes
+ */
+struct ore_store_ops {
+	void (*submit)(struct ore_store_io *sio);
+	int (*create)(struct ore_store *store, u64 oid);
+	int (*remove)(struct ore_store *store, u64 oid);
+	int (*truncate)(struct ore_store *store, u64 oid, u64 size);
+	int (*length)(struct ore_store *store, u64 oid, u64 *len);
+	int (*flush)(struct ore_store *store, u64 oid);
+	void (*release)(struct ore_store *store);
+};
+
+/* Bits of &ore_store.flags */
+enum {
+	ORE_STORE_FAILED,	/* do not send I/O; treat as missing */
+};
+
+/**
+ * struct ore_store - an object store, embedded in the backend's own struct
+ * @ops: the backend
+ * @kref: references; ore_store_put() drops one
+ * @flags: ORE_STORE_* bits
+ * @name: for messages (path of the directory or device)
+ * @nr_errors: I/O errors seen on this store
+ */
+struct ore_store {
+	const struct ore_store_ops *ops;
+	struct kref kref;
+	unsigned long flags;
+	char name[64];
+	atomic_t nr_errors;
+};
+
+struct ore_store *ore_file_store_open(const char *root, bool create);
+struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
+				      void *holder);
+void ore_store_get(struct ore_store *store);
+void ore_store_put(struct ore_store *store);
+void ore_store_set_failed(struct ore_store *store, bool failed);
+bool ore_store_failed(const struct ore_store *store);
+
+/* ---------------------------------------------------------------------
+ * Components: which stores hold one logical object.
+ */
+
+/**
+ * struct ore_components - where the components of one object live
+ * @oid: the object id, the same in every store
+ * @numdevs: entries in @stores
+ * @first_dev: component i is on @stores[(first_dev + i) % numdevs]
+ * @stores: the object stores, in device-table order
+ */
+struct ore_components {
+	u64 oid;
+	u32 numdevs;
+	u32 first_dev;
+	struct ore_store **stores;
+};
+
+static inline struct ore_store *ore_comp_store(const struct ore_components *oc,
+					       u32 comp)
+{
+	return oc->stores[(oc->first_dev + comp) % oc->numdevs];
+}
+
+/* ---------------------------------------------------------------------
+ * I/O state.
+ */
+
+/**
+ * struct ore_r4w_ops - caller's cache pages for read-4-write
+ * @get_page: return the caller's page holding logical @offset (page
+ *	aligned) of the object, with *@uptodate telling whether its contents
+ *	are valid; return NULL to let ORE use a page of its own. If the page
+ *	is not uptodate ORE reads it from the components.
+ * @put_page: ORE is done with @page (its contents are valid now).
+ */
+struct ore_r4w_ops {
+	struct page *(*get_page)(void *priv, u64 offset, bool *uptodate);
+	void (*put_page)(void *priv, struct page *page);
+};
+
+struct ore_io_state;
+typedef void (*ore_io_done_fn)(struct ore_io_state *ios, void *private);
+
+/* What an I/O state does. */
+enum ore_io_kind {
+	ORE_IO_READ,
+	ORE_IO_WRITE,
+	ORE_IO_CREATE,
+	ORE_IO_REMOVE,
+};
+
+/**
+ * struct ore_io_state - one operation on one object
+ * @kind: what it does
+ * @layout: the object's layout (verified)
+ * @oc: the object's components
+ * @offset: logical byte offset (page aligned)
+ * @length: bytes; a parity write is extended to the end of its last page
+ * @pages: the memory, page i holds logical bytes offset + i * PAGE_SIZE
+ * @nr_pages: entries in @pages
+ * @r4w: read-4-write callbacks for partial-stripe parity writes, or NULL
+ * @fua: writes must be stable when @done is called
+ * @done: completion; NULL makes ore_read()/ore_write() synchronous
+ * @private: passed to @done and to the @r4w callbacks
+ *
+ * Results, valid once the I/O is over:
+ * @error: 0 or the first negative errno that could not be recovered
+ * @degraded: at least one component could not be used; the result was
+ *	reconstructed (reads) or stored without full redundancy (writes)
+ * @failed_comp: the first component that failed, or -1
+ * @failed_offset: object offset of that failure
+ * @nr_failed: number of distinct components that failed
+ * @stats_r4w_pages: pages asked from @r4w->get_page
+ * @stats_reads: component reads issued for read-4-write
+ * @stats_full_stripes: stripes written whole (no reads)
+ * @stats_partial_stripes: stripes written partially
+ */
+struct ore_io_state {
+	enum ore_io_kind kind;
+	const struct ore_layout *layout;
+	struct ore_components *oc;
+	u64 offset;
+	u64 length;
+	struct page **pages;
+	unsigned int nr_pages;
+	const struct ore_r4w_ops *r4w;
+	bool fua;
+	ore_io_done_fn done;
+	void *private;
+
+	int error;
+	bool degraded;
+	int failed_comp;
+	u64 failed_offset;
+	u32 nr_failed;
+	u32 stats_r4w_pages;
+	u32 stats_reads;
+	u32 stats_full_stripes;
+	u32 stats_partial_stripes;
+
+	/* private to ORE */
+	struct kref kref;
+	atomic_t pending;
+	struct completion *sync_done;
+	struct work_struct work;
+	unsigned long failed_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
+};
+
+int ore_verify_layout(u32 num_devs, struct ore_layout *layout);
+
+int ore_get_rw_state(const struct ore_layout *layout,
+		     struct ore_components *oc, bool is_reading,
+		     u64 offset, u64 length, struct ore_io_state **pios);
+int ore_get_io_state(const struct ore_layout *layout,
+		     struct ore_components *oc, struct ore_io_state **pios);
+void ore_put_io_state(struct ore_io_state *ios);
+
+int ore_read(struct ore_io_state *ios);
+int ore_write(struct ore_io_state *ios);
+int ore_create(struct ore_io_state *ios);
+int ore_remove(struct ore_io_state *ios);
+int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,
+		 u64 size);
+int ore_flush(const struct ore_layout *layout, struct ore_components *oc);
+int ore_length(const struct ore_layout *layout, struct ore_components *oc,
+	       u64 *size);
+
+typedef void (*ore_on_dev_error_fn)(struct ore_io_state *ios, u32 comp,
+				    struct ore_store *store, u64 offset,
+				    int error);
+int ore_check_io(struct ore_io_state *ios, ore_on_dev_error_fn on_dev_error);
+
+/* Engine-wide counters, for tests and sysfs of the users. */
+struct ore_stats {
+	atomic64_t ios_live;		/* I/O states allocated, not freed */
+	atomic64_t full_stripes;	/* stripes written without reads */
+	atomic64_t partial_stripes;	/* stripes needing read-4-write */
+	atomic64_t rmw_stripes;		/* of those, read-modify-write */
+	atomic64_t rcw_stripes;		/* of those, reconstruct-write */
+	atomic64_t degraded_reads;	/* reads reconstructed from parity */
+	atomic64_t degraded_writes;	/* writes missing a component */
+};
+extern struct ore_stats ore_stats;
+
+#endif /* _ORE_ORE_H */

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal declarations of ore.ko, in sections named after the file that
+ * defines them.
+ */
+#ifndef _ORE_INTERNAL_H
+#define _ORE_INTERNAL_H
+
+#include <ore/ore.h>
+
+#define ORE_PFX "ore: "
+
+/* main.c */
+extern struct workqueue_struct *ore_wq;
+
+/* raid.c */
+void ore_xor_pages(void *dst, void **srcs, unsigned int count,
+		   unsigned int bytes);
+void ore_gen_pq(void **ptrs, unsigned int data, unsigned int bytes);
+int ore_recover_pages(const struct ore_layout *layout, void **ptrs,
+		      unsigned int bytes, int faila, int failb);
+int ore_raid_init(void);
+
+/* store.c */
+void ore_store_init(struct ore_store *store, const struct ore_store_ops *ops,
+		    const char *name);
+
+#endif /* _ORE_INTERNAL_H */

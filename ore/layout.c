@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ORE layout arithmetic (RFC 5664 section 5.3), shared by ore.ko, the
+ * userspace tools and the userspace unit tests. Nothing in here may sleep,
+ * allocate or print; errors come back as a negative errno and a reason.
+ *
+ * The rules, in the words of docs/layout.md:
+ *
+ *	stripe_unit  = bytes of one stripe unit (su)
+ *	group_width  = components per group, parity included (gw)
+ *	data_width   = gw - parity (dw)
+ *	group_depth  = stripe units per component before the next group (D)
+ *	group_count  = groups (G)
+ *
+ *	U = dw * su		data bytes in one stripe
+ *	T = U * D		data bytes in one group (per super-stripe)
+ *	S = T * G		data bytes in one super-stripe
+ *
+ * For a logical offset L:
+ *	M = L / S		super-stripe
+ *	g = (L % S) / T		group
+ *	N = (L % S % T) / U	stripe inside the group
+ *	C = (L % U) / su	data column inside the stripe
+ *	row = M * D + N		stripe row on the group's component objects
+ *	O = L % su + N * su + M * D * su = row * su + L % su
+ *
+ * and the data column C of stripe row r sits at group position
+ * ore_layout_stripe_pos(r, C); component index = (g * gw + pos) * mirrors_p1
+ * + mirror.
+ */
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/mm.h>
+#else
+#include <errno.h>
+#define EXPORT_SYMBOL_GPL(sym)
+#endif
+
+#include <ore/layout.h>
+
+/* Largest stripe unit accepted (16 MiB): keeps every product below in u64. */
+#define ORE_MAX_STRIPE_UNIT	(16u << 20)
+
+static u32 ore_parity_of(u32 raid_algorithm)
+{
+	switch (raid_algorithm) {
+	case ORE_RAID4:
+	case ORE_RAID5:
+		return 1;
+	case ORE_RAID6:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+int ore_layout_check(struct ore_layout *layout, u32 num_devs,
+		     const char **why)
+{
+	u64 comps;
+
+	switch (layout->raid_algorithm) {
+	case ORE_RAID0:
+	case ORE_RAID4:
+	case ORE_RAID5:
+	case ORE_RAID6:
+		break;
+	default:
+		*why = "raid_algorithm is not 0, 4, 5 or 6";
+		return -EINVAL;
+	}
+	if (!layout->stripe_unit) {
+		*why = "stripe_unit is zero";
+		return -EINVAL;
+	}
+	if (layout->stripe_unit % ORE_PAGE_SIZE) {
+		*why = "stripe_unit is not a multiple of the page size";
+		return -EINVAL;
+	}
+	if (layout->stripe_unit > ORE_MAX_STRIPE_UNIT) {
+		*why = "stripe_unit is larger than 16 MiB";
+		return -EINVAL;
+	}
+	if (!layout->group_width) {
+		*why = "group_width is zero";
+		return -EINVAL;
+	}
+	if (layout->group_width > ORE_MAX_GROUP_WIDTH) {
+		*why = "group_width is larger than 32";
+		return -EINVAL;
+	}
+	layout->parity = ore_parity_of(layout->raid_algorithm);
+	if (layout->group_width <= layout->parity) {
+		*why = "group_width leaves no data component beside the parity";
+		return -EINVAL;
+	}
+	if (!layout->group_depth) {
+		*why = "group_depth is zero";
+		return -EINVAL;
+	}
+	if (!layout->group_count) {
+		*why = "group_count is zero";
+		return -EINVAL;
+	}
+	if (!layout->mirrors_p1) {
+		*why = "mirrors_p1 is zero";
+		return -EINVAL;
+	}
+	if (layout->mirrors_p1 > ORE_MAX_MIRRORS_P1) {
+		*why = "mirrors_p1 is larger than 8";
+		return -EINVAL;
+	}
+	comps = (u64)layout->group_width * layout->group_count *
+		layout->mirrors_p1;
+	if (comps > ORE_MAX_COMPONENTS) {
+		*why = "group_width * group_count * mirrors_p1 exceeds 1024 components";
+		return -EINVAL;
+	}
+	if (comps > num_devs) {
+		*why = "layout needs more components than there are devices";
+		return -EINVAL;
+	}
+
+	layout->data_width = layout->group_width - layout->parity;
+	layout->stripe_length = (u64)layout->data_width * layout->stripe_unit;
+	/* U < 2^29, depth < 2^32, count <= 1024: T * count < 2^71; check. */
+	layout->group_length = layout->stripe_length * layout->group_depth;
+	if (layout->group_length > (~0ULL >> 1) / layout->group_count) {
+		*why = "group_depth * group_count overflows the logical size";
+		return -EINVAL;
+	}
+	layout->super_stripe = layout->group_length * layout->group_count;
+	layout->num_comps = (u32)comps;
+	*why = NULL;
+	return 0;
+}
+
+u32 ore_layout_stripe_pos(const struct ore_layout *layout, u64 row, u32 col)
+{
+	u32 gw = layout->group_width;
+	u32 dw = layout->data_width;
+	u32 par = layout->parity;
+	u32 first_par;
+
+	if (layout->raid_algorithm == ORE_RAID0 ||
+	    layout->raid_algorithm == ORE_RAID4)
+		return col;
+
+	/*
+	 * RAID5 and RAID6: the parity block (P, then Q for RAID6) of stripe
+	 * row r starts at position (gw - parity - r) mod gw, so row 0 keeps
+	 * its parity on the last components and every next row moves it one
+	 * to the left; the data columns follow the parity cyclically. For
+	 * RAID5 this is md's left-symmetric layout.
+	 */
+	first_par = (2 * gw - par - (u32)(row % gw)) % gw;
+	if (col >= dw)
+		return (first_par + (col - dw)) % gw;
+	return (first_par + par + col) % gw;
+}
+
+void ore_calc_stripe_info(const struct ore_layout *layout, u64 offset,
+			  struct ore_striping_info *si)
+{
+	u32 su = layout->stripe_unit;
+	u64 U = layout->stripe_length;
+	u64 T = layout->group_length;
+	u64 S = layout->super_stripe;
+	u64 M = offset / S;
+	u64 in_super = offset - M * S;
+	u32 group = (u32)(in_super / T);
+	u64 in_group = in_super - (u64)group * T;
+	u32 N = (u32)(in_group / U);
+	u32 in_stripe = (u32)(in_group - (u64)N * U);
+	u32 col = in_stripe / su;
+	u64 row = M * layout->group_depth + N;
+
+	si->offset = offset;
+	si->M = M;
+	si->group = group;
+	si->N = N;
+	si->row = row;
+	si->col = col;
+	si->unit_off = in_stripe - col * su;
+	si->obj_offset = row * su + si->unit_off;
+	si->length = T - in_group;
+	si->first_stripe_start = offset - in_stripe;
+	si->bytes_in_stripe = (u32)U;
+	si->dev = ore_layout_comp(layout, group,
+				  ore_layout_stripe_pos(layout, row, col), 0);
+	si->par_dev = 0;
+	si->q_dev = 0;
+	if (layout->parity)
+		si->par_dev = ore_layout_comp(layout, group,
+			ore_layout_stripe_pos(layout, row, layout->data_width),
+			0);
+	if (layout->parity > 1)
+		si->q_dev = ore_layout_comp(layout, group,
+			ore_layout_stripe_pos(layout, row,
+					      layout->data_width + 1), 0);
+}
+EXPORT_SYMBOL_GPL(ore_calc_stripe_info);
+
+/* Column (data 0..dw-1, P = dw, Q = dw + 1) at position @pos of @row. */
+static u32 ore_layout_pos_col(const struct ore_layout *layout, u64 row,
+			      u32 pos)
+{
+	u32 col;
+
+	for (col = 0; col < layout->group_width; col++)
+		if (ore_layout_stripe_pos(layout, row, col) == pos)
+			return col;
+	return 0;	/* not reached for a verified layout */
+}
+
+u64 ore_layout_obj_size(const struct ore_layout *layout, u32 comp, u64 size)
+{
+	u32 su = layout->stripe_unit;
+	u64 depth = layout->group_depth;
+	u32 group, pos, col;
+	struct ore_striping_info si;
+	u64 unit;
+
+	if (!size)
+		return 0;
+	group = comp / layout->mirrors_p1 / layout->group_width;
+	pos = comp / layout->mirrors_p1 % layout->group_width;
+	ore_calc_stripe_info(layout, size - 1, &si);
+
+	if (group < si.group)
+		return (si.M + 1) * depth * su;
+	if (group > si.group)
+		return si.M * depth * su;
+
+	col = ore_layout_pos_col(layout, si.row, pos);
+	if (col >= layout->data_width)	/* parity: as long as the longest */
+		unit = si.col ? su : si.unit_off + 1;
+	else if (col < si.col)
+		unit = su;
+	else if (col == si.col)
+		unit = si.unit_off + 1;
+	else
+		unit = 0;
+	return si.row * su + unit;
+}
