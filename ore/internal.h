@@ -19,7 +19,6 @@ void ore_xor_pages(void *dst, void **srcs, unsigned int count,
 void ore_gen_pq(void **ptrs, unsigned int data, unsigned int bytes);
 int ore_recover_pages(const struct ore_layout *layout, void **ptrs,
 		      unsigned int bytes, int faila, int failb);
-int ore_raid_init(void);
 
 /* store.c */
 void ore_store_init(struct ore_store *store, const struct ore_store_ops *ops,

@@ -140,11 +140,17 @@ static inline struct ore_store *ore_comp_store(const struct ore_components *oc,
  *	aligned) of the object, with *@uptodate telling whether its contents
  *	are valid; return NULL to let ORE use a page of its own. If the page
  *	is not uptodate ORE reads it from the components.
- * @put_page: ORE is done with @page (its contents are valid now).
+ * @put_page: ORE is done with @page; @uptodate tells whether it holds the
+ *	object's current data now (false when ORE chose read-modify-write and
+ *	did not need the page after all, or its read failed).
+ *
+ * get_page is called once for each data page of a partially written stripe
+ * row that the write does not cover (never for full stripes), before ORE
+ * decides between read-modify-write and reconstruct-write.
  */
 struct ore_r4w_ops {
 	struct page *(*get_page)(void *priv, u64 offset, bool *uptodate);
-	void (*put_page)(void *priv, struct page *page);
+	void (*put_page)(void *priv, struct page *page, bool uptodate);
 };
 
 struct ore_io_state;
@@ -212,6 +218,8 @@ struct ore_io_state {
 	atomic_t pending;
 	struct completion *sync_done;
 	struct work_struct work;
+	struct list_head own_pages;
+	void *batch;
 	unsigned long failed_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 };
 

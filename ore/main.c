@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ORE - the Objects RAID Engine: module init and exit.
+ */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+
+#include "internal.h"
+
+struct workqueue_struct *ore_wq;
+
+/* Engine-wide counters, read by the users' sysfs files and by the tests. */
+struct ore_stats ore_stats;
+EXPORT_SYMBOL_GPL(ore_stats);
+
+static int __init ore_init(void)
+{
+	/*
+	 * Read-4-write and degraded reads wait for component reads from this
+	 * queue; it runs under writeback, so it must make progress when
+	 * memory is short.
+	 */
+	ore_wq = alloc_workqueue("ore", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!ore_wq)
+		return -ENOMEM;
+	pr_info(ORE_PFX "Objects RAID Engine loaded (RAID0/1/4/5/6)\n");
+	return 0;
+}
+
+static void __exit ore_exit(void)
+{
+	destroy_workqueue(ore_wq);
+	if (atomic64_read(&ore_stats.ios_live))
+		pr_err(ORE_PFX "%lld I/O states leaked\n",
+		       atomic64_read(&ore_stats.ios_live));
+}
+
+module_init(ore_init);
+module_exit(ore_exit);
+
+MODULE_DESCRIPTION("ORE: Objects RAID Engine (RFC 5664 layouts)");
+MODULE_LICENSE("GPL");
