@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ore_user - userspace ORE writer, reader and checker; see ore_user.h.
+ *
+ * Everything works one stripe row at a time. A row is the group's
+ * group_width stripe units at one object offset (row * stripe_unit); its
+ * columns are numbered as ore/layout.c numbers them: data 0 .. dw - 1,
+ * then P (dw) and Q (dw + 1). ore_layout_stripe_pos() gives the group
+ * position of a column, ore_layout_comp() the component of a position and
+ * mirror.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ore_user.h"
+
+/* ------------------------------------------------------------ GF(2^8) */
+
+static uint8_t gf_exp[512];
+static uint8_t gf_log[256];
+static int gf_ready;
+
+static void gf_init(void)
+{
+	unsigned int i, x = 1;
+
+	if (gf_ready)
+		return;
+	for (i = 0; i < 255; i++) {
+		gf_exp[i] = (uint8_t)x;
+		gf_log[x] = (uint8_t)i;
+		x <<= 1;
+		if (x & 0x100)
+			x ^= 0x11d;
+	}
+	for (i = 255; i < 512; i++)
+		gf_exp[i] = gf_exp[i - 255];
+	gf_ready = 1;
+}
+
+uint8_t ore_gf_mul(uint8_t a, uint8_t b)
+{
+	gf_init();
+	if (!a || !b)
+		return 0;
+	return gf_exp[gf_log[a] + gf_log[b]];
+}
+
+uint8_t ore_gf_div(uint8_t a, uint8_t b)
+{
+	gf_init();
+	if (!a || !b)	/* division by zero is a caller bug: give 0 */
+		return 0;
+	return gf_exp[gf_log[a] + 255 - gf_log[b]];
+}
+
+uint8_t ore_gf_exp2(unsigned int i)
+{
+	gf_init();
+	return gf_exp[i % 255];
+}
+
+void ore_user_gen_pq(uint8_t *const *data, unsigned int ndata, size_t bytes,
+		     uint8_t *p, uint8_t *q)
+{
+	size_t x;
+	unsigned int i;
+
+	gf_init();
+	for (x = 0; x < bytes; x++) {
+		uint8_t pp = 0, qq = 0;
+
+		/* Horner from the highest column: Q = sum g^i D_i */
+		for (i = ndata; i-- > 0;) {
+			uint8_t d = data[i][x];
+
+			pp ^= d;
+			qq = (uint8_t)(qq ? gf_exp[gf_log[qq] + 1] : 0) ^ d;
+		}
+		p[x] = pp;
+		if (q)
+			q[x] = qq;
+	}
+}
+
+/* Rebuild data column @x from Q and the other data columns. */
+static void recover_from_q(uint8_t *const *cols, unsigned int ndata,
+			   size_t bytes, unsigned int x)
+{
+	uint8_t *q = cols[ndata + 1];
+	uint8_t inv = ore_gf_div(1, ore_gf_exp2(x));
+	size_t b;
+	unsigned int i;
+
+	for (b = 0; b < bytes; b++) {
+		uint8_t s = q[b];
+
+		for (i = 0; i < ndata; i++)
+			if (i != x)
+				s ^= ore_gf_mul(ore_gf_exp2(i), cols[i][b]);
+		cols[x][b] = ore_gf_mul(s, inv);
+	}
+}
+
+/* Rebuild data column @x from P and the other data columns. */
+static void recover_from_p(uint8_t *const *cols, unsigned int ndata,
+			   size_t bytes, unsigned int x)
+{
+	uint8_t *p = cols[ndata];
+	size_t b;
+	unsigned int i;
+
+	for (b = 0; b < bytes; b++) {
+		uint8_t s = p[b];
+
+		for (i = 0; i < ndata; i++)
+			if (i != x)
+				s ^= cols[i][b];
+		cols[x][b] = s;
+	}
+}
+
+int ore_user_recover(uint8_t *const *cols, unsigned int ndata, int has_q,
+		     size_t bytes, int lost_a, int lost_b)
+{
+	int pcol = (int)ndata, qcol = (int)ndata + 1;
+	int ncols = has_q ? qcol + 1 : pcol + 1;
+
+	gf_init();
+	if (lost_a > lost_b) {
+		int t = lost_a;
+
+		lost_a = lost_b;
+		lost_b = t;
+	}
+	if (lost_b >= ncols)
+		return -EIO;
+	if (lost_b < 0)
+		return 0;
+	if (lost_a < 0) {			/* one column lost */
+		if (lost_b < pcol) {
+			recover_from_p(cols, ndata, bytes, (unsigned int)lost_b);
+			return 0;
+		}
+		ore_user_gen_pq(cols, ndata, bytes, cols[pcol],
+				has_q ? cols[qcol] : NULL);
+		return 0;
+	}
+	if (!has_q)
+		return -EIO;
+	if (lost_a >= pcol) {			/* P and Q */
+		ore_user_gen_pq(cols, ndata, bytes, cols[pcol], cols[qcol]);
+		return 0;
+	}
+	if (lost_b == qcol) {			/* data and Q */
+		recover_from_p(cols, ndata, bytes, (unsigned int)lost_a);
+		ore_user_gen_pq(cols, ndata, bytes, cols[pcol], cols[qcol]);
+		return 0;
+	}
+	if (lost_b == pcol) {			/* data and P */
+		recover_from_q(cols, ndata, bytes, (unsigned int)lost_a);
+		ore_user_gen_pq(cols, ndata, bytes, cols[pcol], NULL);
+		return 0;
+	}
+	{					/* two data columns */
+		unsigned int x = (unsigned int)lost_a, y = (unsigned int)lost_b;
+		uint8_t gx = ore_gf_exp2(x), gy = ore_gf_exp2(y);
+		uint8_t denom = gx ^ gy;
+		size_t b;
+		unsigned int i;
+
+		for (b = 0; b < bytes; b++) {
+			uint8_t pxy = cols[pcol][b], qxy = cols[qcol][b], dx;
+
+			for (i = 0; i < ndata; i++) {
+				if (i == x || i == y)
+					continue;
+				pxy ^= cols[i][b];
+				qxy ^= ore_gf_mul(ore_gf_exp2(i), cols[i][b]);
+			}
+			dx = ore_gf_div(qxy ^ ore_gf_mul(gy, pxy), denom);
+			cols[x][b] = dx;
+			cols[y][b] = pxy ^ dx;
+		}
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------- component I/O */
+
+/* Read @len bytes at object offset @off of @c; zeros past the end. */
+static int comp_pread(const struct ore_user_comp *c, void *buf, size_t len,
+		      uint64_t off)
+{
+	uint8_t *p = buf;
+
+	if (c->fd == ORE_USER_MISSING)
+		return -ENODEV;
+	if (c->fd == ORE_USER_EMPTY) {
+		memset(buf, 0, len);
+		return 0;
+	}
+	while (len) {
+		ssize_t n = pread(c->fd, p, len, (off_t)(c->base + off));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!n) {
+			memset(p, 0, len);
+			return 0;
+		}
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int comp_pwrite(const struct ore_user_comp *c, const void *buf,
+		       size_t len, uint64_t off)
+{
+	const uint8_t *p = buf;
+
+	if (c->fd < 0)
+		return -ENODEV;
+	while (len) {
+		ssize_t n = pwrite(c->fd, p, len, (off_t)(c->base + off));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!n)
+			return -ENOSPC;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ rows */
+
+/*
+ * One stripe row in memory: cols[c] holds unit bytes [a, b) of column c;
+ * lost[] the columns no mirror could give.
+ */
+struct row_buf {
+	uint32_t group;
+	uint64_t row;
+	uint32_t a, b;
+	uint8_t *cols[ORE_MAX_GROUP_WIDTH];
+	int lost[2];
+	int nr_lost;
+};
+
+static uint32_t col_comp(const struct ore_user_obj *obj, uint32_t group,
+			 uint64_t row, uint32_t col, uint32_t mirror)
+{
+	const struct ore_layout *l = &obj->layout;
+
+	return ore_layout_comp(l, group, ore_layout_stripe_pos(l, row, col),
+			       mirror);
+}
+
+/* Read column @col of @rb from the first mirror that answers. */
+static int read_col(struct ore_user_obj *obj, struct row_buf *rb, uint32_t col)
+{
+	const struct ore_layout *l = &obj->layout;
+	uint64_t off = rb->row * l->stripe_unit + rb->a;
+	uint32_t m;
+	int err = -ENODEV;
+
+	for (m = 0; m < l->mirrors_p1; m++) {
+		uint32_t comp = col_comp(obj, rb->group, rb->row, col, m);
+
+		err = comp_pread(&obj->comps[comp], rb->cols[col], rb->b - rb->a,
+				 off);
+		if (!err)
+			return 0;
+		if (err != -ENODEV)
+			obj->err_comp = (int)comp;
+	}
+	return err;
+}
+
+/*
+ * Fill @rb's columns: all of them if @all, else the data columns in
+ * [@c0, @c1] only, reading every column and rebuilding when one of those
+ * is lost. Returns 0 or -EIO when the loss is beyond the redundancy.
+ */
+static int read_row(struct ore_user_obj *obj, struct row_buf *rb, int all,
+		    uint32_t c0, uint32_t c1)
+{
+	const struct ore_layout *l = &obj->layout;
+	uint32_t col, ncols = l->group_width;
+	int need_all = all;
+
+	rb->nr_lost = 0;
+	rb->lost[0] = rb->lost[1] = -1;
+	for (col = 0; col < ncols; col++) {
+		if (!need_all && (col < c0 || col > c1))
+			continue;
+		if (!read_col(obj, rb, col))
+			continue;
+		if (rb->nr_lost == 2 || rb->nr_lost >= (int)l->parity)
+			return -EIO;
+		rb->lost[rb->nr_lost++] = (int)col;
+		if (!need_all) {
+			/* a wanted column is lost: read the rest to rebuild */
+			need_all = 1;
+			col = (uint32_t)-1;
+			rb->nr_lost = 0;
+			rb->lost[0] = rb->lost[1] = -1;
+		}
+	}
+	if (!rb->nr_lost)
+		return 0;
+	obj->nr_rebuilt += (uint64_t)rb->nr_lost;
+	return ore_user_recover(rb->cols, l->data_width, l->parity > 1,
+				rb->b - rb->a, rb->lost[0],
+				rb->nr_lost > 1 ? rb->lost[1] : -1);
+}
+
+static int alloc_row(const struct ore_layout *l, struct row_buf *rb)
+{
+	uint32_t c;
+
+	memset(rb, 0, sizeof(*rb));
+	for (c = 0; c < l->group_width; c++) {
+		rb->cols[c] = malloc(l->stripe_unit);
+		if (!rb->cols[c])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void free_row(struct row_buf *rb)
+{
+	uint32_t c;
+
+	for (c = 0; c < ORE_MAX_GROUP_WIDTH; c++)
+		free(rb->cols[c]);
+}
+
+/*
+ * The part of stripe row @si that the logical range [@pos, @end) touches:
+ * data columns @c0 .. @c1, the first starting at unit offset si->unit_off,
+ * the last ending at *@u1end; *@seg_end is where the next row's part starts.
+ */
+static void row_span(const struct ore_layout *l,
+		     const struct ore_striping_info *si, uint64_t end,
+		     uint32_t *c1, uint32_t *u1end, uint64_t *seg_end)
+{
+	uint64_t stripe_end = si->first_stripe_start + l->stripe_length;
+	uint64_t last;
+
+	*seg_end = end < stripe_end ? end : stripe_end;
+	last = *seg_end - 1 - si->first_stripe_start;
+	*c1 = (uint32_t)(last / l->stripe_unit);
+	*u1end = (uint32_t)(last % l->stripe_unit) + 1;
+}
+
+/* ---------------------------------------------------------- public */
+
+int ore_user_init(struct ore_user_obj *obj, const struct ore_layout *layout,
+		  uint32_t num_devs, struct ore_user_comp *comps,
+		  const char **why)
+{
+	int err;
+
+	gf_init();
+	memset(obj, 0, sizeof(*obj));
+	obj->layout = *layout;
+	err = ore_layout_check(&obj->layout, num_devs, why);
+	if (err)
+		return err;
+	obj->comps = comps;
+	obj->err_comp = -1;
+	return 0;
+}
+
+int ore_user_write(struct ore_user_obj *obj, uint64_t offset,
+		   const void *buf, size_t len)
+{
+	const struct ore_layout *l = &obj->layout;
+	const uint8_t *src = buf;
+	uint64_t pos = offset, end = offset + len;
+	struct row_buf rb;
+	int err;
+
+	err = alloc_row(l, &rb);
+	if (err)
+		goto out;
+	while (pos < end) {
+		struct ore_striping_info si;
+		uint32_t c, c1, u1end, m, su = l->stripe_unit;
+		uint64_t seg_end;
+
+		ore_calc_stripe_info(l, pos, &si);
+		row_span(l, &si, end, &c1, &u1end, &seg_end);
+		rb.group = si.group;
+		rb.row = si.row;
+		if (l->parity) {
+			/* reconstruct-write over the touched unit range */
+			rb.a = c1 > si.col ? 0 : si.unit_off;
+			rb.b = c1 > si.col ? su : u1end;
+			err = read_row(obj, &rb, 1, 0, 0);
+			if (err)
+				goto out;
+		}
+		for (c = si.col; c <= c1; c++) {
+			uint32_t ua = c == si.col ? si.unit_off : 0;
+			uint32_t ub = c == c1 ? u1end : su;
+			const uint8_t *s = src + (si.first_stripe_start +
+						  (uint64_t)c * su + ua - offset);
+
+			if (l->parity)
+				memcpy(rb.cols[c] + (ua - rb.a), s, ub - ua);
+			for (m = 0; m < l->mirrors_p1; m++) {
+				uint32_t comp = col_comp(obj, si.group, si.row,
+							 c, m);
+
+				if (obj->comps[comp].fd == ORE_USER_MISSING)
+					continue;
+				err = comp_pwrite(&obj->comps[comp], s, ub - ua,
+						  si.row * su + ua);
+				if (err) {
+					obj->err_comp = (int)comp;
+					goto out;
+				}
+			}
+		}
+		if (l->parity) {
+			ore_user_gen_pq(rb.cols, l->data_width, rb.b - rb.a,
+					rb.cols[l->data_width],
+					l->parity > 1 ?
+					rb.cols[l->data_width + 1] : NULL);
+			for (c = l->data_width; c < l->group_width; c++) {
+				for (m = 0; m < l->mirrors_p1; m++) {
+					uint32_t comp = col_comp(obj, si.group,
+								 si.row, c, m);
+
+					if (obj->comps[comp].fd ==
+					    ORE_USER_MISSING)
+						continue;
+					err = comp_pwrite(&obj->comps[comp],
+							  rb.cols[c],
+							  rb.b - rb.a,
+							  si.row * su + rb.a);
+					if (err) {
+						obj->err_comp = (int)comp;
+						goto out;
+					}
+				}
+			}
+		}
+		pos = seg_end;
+	}
+out:
+	free_row(&rb);
+	return err;
+}
+
+int ore_user_read(struct ore_user_obj *obj, uint64_t offset, void *buf,
+		  size_t len)
+{
+	const struct ore_layout *l = &obj->layout;
+	uint8_t *dst = buf;
+	uint64_t pos = offset, end = offset + len;
+	struct row_buf rb;
+	int err;
+
+	err = alloc_row(l, &rb);
+	if (err)
+		goto out;
+	while (pos < end) {
+		struct ore_striping_info si;
+		uint32_t c, c1, u1end, su = l->stripe_unit;
+		uint64_t seg_end;
+
+		ore_calc_stripe_info(l, pos, &si);
+		row_span(l, &si, end, &c1, &u1end, &seg_end);
+		rb.group = si.group;
+		rb.row = si.row;
+		rb.a = c1 > si.col ? 0 : si.unit_off;
+		rb.b = c1 > si.col ? su : u1end;
+		err = read_row(obj, &rb, 0, si.col, c1);
+		if (err)
+			goto out;
+		for (c = si.col; c <= c1; c++) {
+			uint32_t ua = c == si.col ? si.unit_off : 0;
+			uint32_t ub = c == c1 ? u1end : su;
+
+			memcpy(dst + (si.first_stripe_start + (uint64_t)c * su +
+				      ua - offset),
+			       rb.cols[c] + (ua - rb.a), ub - ua);
+		}
+		pos = seg_end;
+	}
+out:
+	free_row(&rb);
+	return err;
+}
+
+static void report_bad(struct ore_user_report *rep, int comp, uint64_t off,
+		       const char *what)
+{
+	if (rep->first_bad_comp >= 0)
+		return;
+	rep->first_bad_comp = comp;
+	rep->first_bad_offset = off;
+	rep->first_bad_what = what;
+}
+
+int ore_user_check(struct ore_user_obj *obj, uint64_t size,
+		   struct ore_user_report *rep)
+{
+	const struct ore_layout *l = &obj->layout;
+	uint32_t su = l->stripe_unit;
+	uint8_t *tmp = NULL, *p = NULL, *q = NULL;
+	struct row_buf rb;
+	uint32_t g;
+	int err;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->first_bad_comp = -1;
+	err = alloc_row(l, &rb);
+	if (err)
+		goto out;
+	tmp = malloc(su);
+	p = malloc(su);
+	q = malloc(su);
+	if (!tmp || !p || !q) {
+		err = -ENOMEM;
+		goto out;
+	}
+	rb.a = 0;
+	rb.b = su;
+	for (g = 0; g < l->group_count; g++) {
+		uint64_t r;
+
+		for (r = 0;; r++) {
+			uint64_t M = r / l->group_depth, N = r % l->group_depth;
+			uint64_t start = M * l->super_stripe +
+					 g * l->group_length +
+					 N * l->stripe_length;
+			uint32_t c, m;
+			int lost = 0;
+
+			if (start >= size)
+				break;
+			rb.group = g;
+			rb.row = r;
+			rep->rows++;
+			for (c = 0; c < l->group_width; c++) {
+				int have = 0;
+
+				for (m = 0; m < l->mirrors_p1; m++) {
+					uint32_t comp = col_comp(obj, g, r, c, m);
+					uint8_t *dst = have ? tmp : rb.cols[c];
+
+					if (comp_pread(&obj->comps[comp], dst,
+						       su, r * su)) {
+						rep->unreadable++;
+						report_bad(rep, (int)comp,
+							   r * su, "read");
+						continue;
+					}
+					if (have && memcmp(tmp, rb.cols[c], su)) {
+						rep->bad_mirror++;
+						report_bad(rep, (int)comp,
+							   r * su, "mirror");
+					}
+					have = 1;
+				}
+				if (!have)
+					lost = 1;
+			}
+			if (!l->parity || lost)
+				continue;
+			ore_user_gen_pq(rb.cols, l->data_width, su, p,
+					l->parity > 1 ? q : NULL);
+			if (memcmp(p, rb.cols[l->data_width], su)) {
+				rep->bad_parity++;
+				report_bad(rep, (int)col_comp(obj, g, r,
+						l->data_width, 0), r * su, "P");
+			} else if (l->parity > 1 &&
+				   memcmp(q, rb.cols[l->data_width + 1], su)) {
+				rep->bad_parity++;
+				report_bad(rep, (int)col_comp(obj, g, r,
+						l->data_width + 1, 0), r * su,
+					   "Q");
+			}
+		}
+	}
+	err = (rep->bad_parity || rep->bad_mirror || rep->unreadable) ? 1 : 0;
+out:
+	free(tmp);
+	free(p);
+	free(q);
+	free_row(&rb);
+	return err;
+}
+
+int ore_user_store_path(char *buf, size_t size, const char *dir, uint64_t oid)
+{
+	return snprintf(buf, size, "%s/%llx", dir, (unsigned long long)oid);
+}
+
+int ore_user_open_stores(struct ore_user_comp *comps, uint32_t num_comps,
+			 const char *const *dirs, uint32_t num_devs,
+			 uint32_t first_dev, uint64_t oid, int flags)
+{
+	char path[4096];
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < num_comps; i++) {
+		const char *dir = dirs[(first_dev + i) % num_devs];
+
+		comps[i].base = 0;
+		comps[i].fd = ORE_USER_MISSING;
+		if (!dir)
+			continue;
+		if (ore_user_store_path(path, sizeof(path), dir, oid) >=
+		    (int)sizeof(path)) {
+			err = -ENAMETOOLONG;
+			goto fail;
+		}
+		comps[i].fd = open(path, flags | O_CLOEXEC, 0600);
+		if (comps[i].fd >= 0)
+			continue;
+		err = -errno;
+		comps[i].fd = ORE_USER_MISSING;
+		if (err == -ENOENT && !(flags & O_CREAT)) {
+			comps[i].fd = ORE_USER_EMPTY;
+			continue;
+		}
+		goto fail;
+	}
+	return 0;
+fail:
+	ore_user_close(comps, i);
+	return err;
+}
+
+void ore_user_close(struct ore_user_comp *comps, uint32_t num_comps)
+{
+	uint32_t i;
+
+	for (i = 0; i < num_comps; i++) {
+		if (comps[i].fd >= 0)
+			close(comps[i].fd);
+		comps[i].fd = ORE_USER_MISSING;
+	}
+}

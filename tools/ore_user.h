@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ore_user - a userspace ORE writer, reader and checker.
+ *
+ * Writes one logical object into its components exactly as ore.ko lays it
+ * out (ore/layout.c is compiled in), computing RAID4/5 parity (P = XOR of
+ * the data columns) and RAID6 P+Q (Q = sum of g^i * D_i over GF(2^8) with
+ * generator g = 2 and polynomial 0x11d, the definition of the kernel's
+ * lib/raid6), and writing every mirror. Reads an object back, rebuilding
+ * up to the layout's redundancy of missing components, and checks parity
+ * and mirrors of what is stored.
+ *
+ * A component is a file descriptor and a base offset: a backing file of a
+ * file store (base 0), a member block device (base = data start), or any
+ * file. Users: mkfs.exofs, fsck.exofs, the oreblk tools and the tests.
+ */
+#ifndef _ORE_USER_H
+#define _ORE_USER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ore/layout.h>
+
+/* &ore_user_comp.fd of a component that is not there (a lost store). */
+#define ORE_USER_MISSING	(-1)
+/* &ore_user_comp.fd of a component whose object does not exist (zeros). */
+#define ORE_USER_EMPTY		(-2)
+
+/**
+ * struct ore_user_comp - where one component of the object lives
+ * @fd: open file descriptor, %ORE_USER_MISSING or %ORE_USER_EMPTY
+ * @base: byte offset of the component's object offset 0 inside @fd
+ */
+struct ore_user_comp {
+	int fd;
+	uint64_t base;
+};
+
+/**
+ * struct ore_user_obj - one logical object
+ * @layout: the layout, verified by ore_user_init()
+ * @comps: @layout.num_comps entries, in component index order
+ *	(ore_layout_comp(): (group * group_width + pos) * mirrors_p1 + mirror)
+ * @nr_rebuilt: stripe units rebuilt from redundancy by reads (statistics)
+ * @err_comp: the component of the last I/O error, or -1
+ */
+struct ore_user_obj {
+	struct ore_layout layout;
+	struct ore_user_comp *comps;
+	uint64_t nr_rebuilt;
+	int err_comp;
+};
+
+/**
+ * struct ore_user_report - what ore_user_check() found
+ * @rows: stripe rows checked (all groups)
+ * @bad_parity: rows whose P or Q does not match the data
+ * @bad_mirror: stripe units whose mirrors differ
+ * @unreadable: stripe units that could not be read (missing or I/O error)
+ * @first_bad_comp: component of the first mismatch, or -1
+ * @first_bad_offset: its object offset
+ * @first_bad_what: "P", "Q", "mirror" or "read"
+ */
+struct ore_user_report {
+	uint64_t rows;
+	uint64_t bad_parity;
+	uint64_t bad_mirror;
+	uint64_t unreadable;
+	int first_bad_comp;
+	uint64_t first_bad_offset;
+	const char *first_bad_what;
+};
+
+/*
+ * ore_user_init - verify @layout for @num_devs devices (ore_layout_check(),
+ * *@why says why on failure) and set up @obj over @comps. Returns 0 or a
+ * negative errno.
+ */
+int ore_user_init(struct ore_user_obj *obj, const struct ore_layout *layout,
+		  uint32_t num_devs, struct ore_user_comp *comps,
+		  const char **why);
+
+/*
+ * ore_user_write - write @len bytes of @buf at logical @offset, updating
+ * parity of every stripe row touched (reconstruct-write over the touched
+ * unit range, so the rest of the stripe stays consistent) and every
+ * mirror. Missing components are skipped (a degraded write) as long as the
+ * old data of the row can still be rebuilt. Returns 0 or a negative errno.
+ */
+int ore_user_write(struct ore_user_obj *obj, uint64_t offset,
+		   const void *buf, size_t len);
+
+/*
+ * ore_user_read - read @len bytes at logical @offset into @buf. Bytes past
+ * the end of a component object read as zeros. A missing or failing
+ * component is served by another mirror, or rebuilt from P (RAID4/5) or
+ * P+Q (RAID6, up to two columns). Returns 0 or a negative errno (-EIO
+ * when more columns are lost than the layout can rebuild).
+ */
+int ore_user_read(struct ore_user_obj *obj, uint64_t offset, void *buf,
+		  size_t len);
+
+/*
+ * ore_user_check - check every stripe row holding logical bytes below
+ * @size: mirrors identical, P and Q equal to those computed from the data
+ * (bytes past the end of an object count as zeros). Fills @rep. Returns 0
+ * if everything agrees, 1 if something does not, or a negative errno.
+ */
+int ore_user_check(struct ore_user_obj *obj, uint64_t size,
+		   struct ore_user_report *rep);
+
+/*
+ * ore_user_store_path - the path of object @oid in the file store whose
+ * directory is @dir ("<dir>/<oid in lowercase hex>", as ore/store_file.c
+ * names its backing files). Returns snprintf()'s result.
+ */
+int ore_user_store_path(char *buf, size_t size, const char *dir, uint64_t oid);
+
+/*
+ * ore_user_open_stores - open the components of object @oid over file
+ * stores @dirs[0 .. @num_devs - 1]: component i in @dirs[(@first_dev + i) %
+ * @num_devs], with open(2) @flags (O_CREAT gives mode 0600). A NULL @dirs
+ * entry gives %ORE_USER_MISSING; an absent object without O_CREAT gives
+ * %ORE_USER_EMPTY. Returns 0 or the negative errno of the first failing
+ * open (then nothing stays open).
+ */
+int ore_user_open_stores(struct ore_user_comp *comps, uint32_t num_comps,
+			 const char *const *dirs, uint32_t num_devs,
+			 uint32_t first_dev, uint64_t oid, int flags);
+
+/* ore_user_close - close the descriptors of @num_comps components. */
+void ore_user_close(struct ore_user_comp *comps, uint32_t num_comps);
+
+/* GF(2^8) with polynomial 0x11d, generator 2 (lib/raid6). */
+uint8_t ore_gf_mul(uint8_t a, uint8_t b);
+uint8_t ore_gf_div(uint8_t a, uint8_t b);
+uint8_t ore_gf_exp2(unsigned int i);	/* g^i */
+
+/*
+ * ore_user_gen_pq - P (and Q if @q) of @ndata columns of @bytes each;
+ * data[i] is column i (D_i). @q may be NULL for P only.
+ */
+void ore_user_gen_pq(uint8_t *const *data, unsigned int ndata, size_t bytes,
+		     uint8_t *p, uint8_t *q);
+
+/*
+ * ore_user_recover - rebuild up to two lost columns of one stripe in place.
+ * @cols holds @ndata data columns, then P, then Q (Q only if @has_q);
+ * @lost_a < @lost_b are column numbers (P = @ndata, Q = @ndata + 1), or -1
+ * for no loss. Returns 0, or -EIO when the loss is beyond the redundancy.
+ */
+int ore_user_recover(uint8_t *const *cols, unsigned int ndata, int has_q,
+		     size_t bytes, int lost_a, int lost_b);
+
+#endif /* _ORE_USER_H */

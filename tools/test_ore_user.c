@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_ore_user - tests of the userspace ORE library (tools/ore_user.c),
+ * printed as KTAP; exits non-zero on any failure. Run by
+ * `make -C tools check`.
+ *
+ * The expected component contents are computed by a brute-force model that
+ * does not use ore/layout.c: every logical byte is placed by the RFC 5664
+ * formulas with the rotation written down in docs/layout.md (RAID5
+ * left-symmetric, RAID6 P and Q adjacent and rotating the same way), and
+ * P/Q are summed byte by byte with a bitwise GF(2^8) multiply.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ore_user.h"
+
+static int test_nr, test_failed;
+
+static void result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d ", ok ? "" : "not ", ++test_nr);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		test_failed++;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void fill_random(uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)rnd();
+}
+
+/* Carry-less multiply modulo 0x11d, one bit at a time. */
+static uint8_t slow_mul(uint8_t a, uint8_t b)
+{
+	unsigned int r = 0, x = a;
+
+	while (b) {
+		if (b & 1)
+			r ^= x;
+		b >>= 1;
+		x <<= 1;
+		if (x & 0x100)
+			x ^= 0x11d;
+	}
+	return (uint8_t)r;
+}
+
+static uint8_t slow_pow2(unsigned int i)
+{
+	uint8_t r = 1;
+
+	while (i--)
+		r = slow_mul(r, 2);
+	return r;
+}
+
+static void test_gf(void)
+{
+	unsigned int a, b, bad = 0;
+
+	for (a = 0; a < 256; a++)
+		for (b = 0; b < 256; b++) {
+			uint8_t m = ore_gf_mul((uint8_t)a, (uint8_t)b);
+
+			if (m != slow_mul((uint8_t)a, (uint8_t)b))
+				bad++;
+			if (b && ore_gf_div(m, (uint8_t)b) != a)
+				bad++;
+		}
+	for (a = 0; a < 300; a++)
+		if (ore_gf_exp2(a) != slow_pow2(a))
+			bad++;
+	result(!bad && ore_gf_mul(2, 0x80) == 0x1d,
+	       "gf256: mul/div/exp against a bitwise model (%u mismatches)",
+	       bad);
+}
+
+/* Every pair of lost columns of a RAID6 stripe is rebuilt exactly. */
+static void test_recover(void)
+{
+	enum { NDATA = 7, BYTES = 512 };
+	uint8_t *cols[NDATA + 2], *orig[NDATA + 2];
+	int a, b, bad = 0, tried = 0;
+	unsigned int i;
+	size_t x;
+
+	for (i = 0; i < NDATA + 2; i++) {
+		cols[i] = malloc(BYTES);
+		orig[i] = malloc(BYTES);
+	}
+	for (i = 0; i < NDATA; i++)
+		fill_random(orig[i], BYTES);
+	/* P and Q by brute force, straight from the definition */
+	for (x = 0; x < BYTES; x++) {
+		uint8_t p = 0, q = 0;
+
+		for (i = 0; i < NDATA; i++) {
+			p ^= orig[i][x];
+			q ^= slow_mul(slow_pow2(i), orig[i][x]);
+		}
+		orig[NDATA][x] = p;
+		orig[NDATA + 1][x] = q;
+	}
+	for (i = 0; i < NDATA; i++)
+		memcpy(cols[i], orig[i], BYTES);
+	ore_user_gen_pq(cols, NDATA, BYTES, cols[NDATA], cols[NDATA + 1]);
+	result(!memcmp(cols[NDATA], orig[NDATA], BYTES) &&
+	       !memcmp(cols[NDATA + 1], orig[NDATA + 1], BYTES),
+	       "gen_pq: P and Q equal sum g^i * D_i of lib/raid6");
+
+	for (a = -1; a < NDATA + 2; a++)
+		for (b = a + 1; b < NDATA + 2; b++) {
+			for (i = 0; i < NDATA + 2; i++)
+				memcpy(cols[i], orig[i], BYTES);
+			if (a >= 0)
+				memset(cols[a], 0xa5, BYTES);
+			memset(cols[b], 0x5a, BYTES);
+			tried++;
+			if (ore_user_recover(cols, NDATA, 1, BYTES, a, b)) {
+				bad++;
+				continue;
+			}
+			for (i = 0; i < NDATA + 2; i++)
+				if (memcmp(cols[i], orig[i], BYTES)) {
+					bad++;
+					break;
+				}
+		}
+	result(!bad, "recover: RAID6 rebuilds all %d one- and two-column losses (%d bad)",
+	       tried, bad);
+	for (i = 0; i < NDATA + 2; i++)
+		memcpy(cols[i], orig[i], BYTES);
+	result(ore_user_recover(cols, NDATA, 0, BYTES, 1, 2) == -EIO,
+	       "recover: two losses without Q are refused with -EIO");
+	for (i = 0; i < NDATA + 2; i++) {
+		free(cols[i]);
+		free(orig[i]);
+	}
+}
+
+/* ------------------------------------------------- brute-force model */
+
+struct model {
+	struct ore_layout l;	/* the caller's fields only */
+	uint32_t parity, dw, ncomps;
+	uint64_t size;
+	uint8_t *data;		/* the logical object */
+	uint8_t **comp;		/* expected component contents */
+	uint64_t comp_len;	/* bytes allocated per component */
+};
+
+static uint32_t model_parity(uint32_t alg)
+{
+	return alg == ORE_RAID6 ? 2 : (alg == ORE_RAID4 || alg == ORE_RAID5);
+}
+
+/* Group position of data column @col (P: dw, Q: dw + 1) on @row. */
+static uint32_t model_pos(const struct model *md, uint64_t row, uint32_t col)
+{
+	uint32_t gw = md->l.group_width, par = md->parity;
+	uint32_t p0;
+
+	if (md->l.raid_algorithm != ORE_RAID5 &&
+	    md->l.raid_algorithm != ORE_RAID6)
+		return col;
+	/* row 0: parity on the last components, one to the left each row */
+	p0 = (uint32_t)(((int64_t)gw - par - (int64_t)(row % gw)) % gw + gw) % gw;
+	if (col >= md->dw)
+		return (p0 + col - md->dw) % gw;
+	return (p0 + par + col) % gw;
+}
+
+static void model_build(struct model *md)
+{
+	uint32_t su = md->l.stripe_unit, gw = md->l.group_width;
+	uint32_t D = md->l.group_depth, G = md->l.group_count;
+	uint32_t mp1 = md->l.mirrors_p1;
+	uint64_t U = (uint64_t)md->dw * su, T = U * D, S = T * G;
+	uint64_t L, rows, r, u;
+	uint32_t i, g, c, m;
+
+	rows = md->size / S * D + D + 1;
+	md->comp_len = rows * su;
+	md->comp = calloc(md->ncomps, sizeof(*md->comp));
+	for (i = 0; i < md->ncomps; i++)
+		md->comp[i] = calloc(1, md->comp_len);
+	for (L = 0; L < md->size; L++) {
+		uint64_t M = L / S, rem = L % S;
+		uint64_t grp = rem / T, N = rem % T / U;
+		uint64_t col = L % U / su, row = M * D + N;
+		uint64_t off = row * su + L % su;
+
+		for (m = 0; m < mp1; m++) {
+			uint32_t comp = (uint32_t)((grp * gw +
+				model_pos(md, row, (uint32_t)col)) * mp1 + m);
+
+			md->comp[comp][off] = md->data[L];
+		}
+	}
+	if (!md->parity)
+		return;
+	for (g = 0; g < G; g++)
+		for (r = 0; r < rows; r++)
+			for (u = 0; u < su; u++) {
+				uint8_t p = 0, q = 0;
+				uint64_t off = r * su + u;
+
+				for (c = 0; c < md->dw; c++) {
+					uint32_t comp = (g * gw +
+						model_pos(md, r, c)) * mp1;
+					uint8_t d = md->comp[comp][off];
+
+					p ^= d;
+					q ^= slow_mul(slow_pow2(c), d);
+				}
+				for (m = 0; m < mp1; m++) {
+					md->comp[(g * gw + model_pos(md, r,
+						md->dw)) * mp1 + m][off] = p;
+					if (md->parity > 1)
+						md->comp[(g * gw + model_pos(md,
+							r, md->dw + 1)) * mp1 +
+							m][off] = q;
+				}
+			}
+}
+
+static void model_free(struct model *md)
+{
+	uint32_t i;
+
+	for (i = 0; md->comp && i < md->ncomps; i++)
+		free(md->comp[i]);
+	free(md->comp);
+	md->comp = NULL;
+}
+
+/* Component @fd equals @want (zero-extended both ways). */
+static int comp_matches(int fd, const uint8_t *want, uint64_t len)
+{
+	struct stat st;
+	uint8_t *have;
+	uint64_t i, n;
+	int ok = 1;
+
+	if (fstat(fd, &st))
+		return 0;
+	n = (uint64_t)st.st_size;
+	if (n > len) {
+		/* beyond the model: must be zeros */
+		have = malloc(n - len);
+		if (pread(fd, have, n - len, (off_t)len) != (ssize_t)(n - len))
+			ok = 0;
+		for (i = 0; ok && i < n - len; i++)
+			if (have[i])
+				ok = 0;
+		free(have);
+		n = len;
+	}
+	have = calloc(1, len);
+	if (n && pread(fd, have, n, 0) != (ssize_t)n)
+		ok = 0;
+	if (ok && memcmp(have, want, len))
+		ok = 0;
+	free(have);
+	return ok;
+}
+
+static const char *alg_name(uint32_t alg)
+{
+	switch (alg) {
+	case ORE_RAID0: return "raid0";
+	case ORE_RAID4: return "raid4";
+	case ORE_RAID5: return "raid5";
+	default: return "raid6";
+	}
+}
+
+/*
+ * One layout: random writes (model and library), then
+ *  - the components equal the brute-force model (placement + P/Q),
+ *  - a full and random partial reads give the model's data,
+ *  - the checker agrees, and catches a flipped byte,
+ *  - reads with every single lost component (and every pair for RAID6)
+ *    rebuild the data.
+ */
+static void test_layout(uint32_t alg, uint32_t su, uint32_t gw, uint32_t D,
+			uint32_t G, uint32_t mp1, uint64_t max_size)
+{
+	struct model md = { 0 };
+	struct ore_user_obj obj;
+	struct ore_user_comp *comps, *deg;
+	struct ore_user_report rep;
+	const char *why;
+	char name[128];
+	uint8_t *buf;
+	uint32_t i, j;
+	int k, ok, err, bad;
+
+	md.l.stripe_unit = su;
+	md.l.group_width = gw;
+	md.l.group_depth = D;
+	md.l.group_count = G;
+	md.l.mirrors_p1 = mp1;
+	md.l.raid_algorithm = alg;
+	md.parity = model_parity(alg);
+	md.dw = gw - md.parity;
+	md.ncomps = gw * G * mp1;
+	snprintf(name, sizeof(name), "%s su=%u gw=%u depth=%u groups=%u mirrors_p1=%u",
+		 alg_name(alg), su, gw, D, G, mp1);
+
+	comps = calloc(md.ncomps, sizeof(*comps));
+	deg = calloc(md.ncomps, sizeof(*deg));
+	for (i = 0; i < md.ncomps; i++) {
+		FILE *f = tmpfile();
+
+		comps[i].fd = dup(fileno(f));
+		fclose(f);
+		comps[i].base = (i & 1) ? 8192 : 0;	/* exercise base */
+	}
+	err = ore_user_init(&obj, &md.l, md.ncomps, comps, &why);
+	if (err) {
+		result(0, "%s: init: %s", name, why);
+		goto out;
+	}
+	md.data = calloc(1, max_size);
+	buf = malloc(max_size);
+	md.size = 0;
+	ok = 1;
+	for (k = 0; k < 24 && ok; k++) {
+		uint64_t off = rnd() % max_size, len = rnd() % (max_size - off) + 1;
+
+		if (k % 4 == 0)		/* some small writes */
+			len = len % 300 + 1;
+		fill_random(md.data + off, len);
+		if (ore_user_write(&obj, off, md.data + off, len))
+			ok = 0;
+		if (off + len > md.size)
+			md.size = off + len;
+	}
+	result(ok, "%s: 24 random writes", name);
+
+	/* the component objects hold exactly the model's bytes */
+	model_build(&md);
+	ok = 1;
+	for (i = 0; i < md.ncomps; i++) {
+		struct ore_user_comp c = comps[i];
+		uint8_t *tmp = malloc(md.comp_len);
+		struct stat st;
+
+		/* compare through the base offset */
+		if (fstat(c.fd, &st))
+			ok = 0;
+		if (pread(c.fd, tmp, md.comp_len, (off_t)c.base) < 0)
+			ok = 0;
+		if (c.base == 0) {
+			if (!comp_matches(c.fd, md.comp[i], md.comp_len))
+				ok = 0;
+		} else {
+			uint64_t have = (uint64_t)st.st_size > c.base ?
+					(uint64_t)st.st_size - c.base : 0;
+
+			if (have > md.comp_len)
+				ok = 0;
+			memset(tmp + (have < md.comp_len ? have : md.comp_len),
+			       0, md.comp_len - (have < md.comp_len ? have :
+						 md.comp_len));
+			if (memcmp(tmp, md.comp[i], md.comp_len))
+				ok = 0;
+		}
+		if (!ok) {
+			printf("# component %u differs from the brute-force model\n", i);
+			free(tmp);
+			break;
+		}
+		free(tmp);
+	}
+	result(ok, "%s: components equal the brute-force placement and parity",
+	       name);
+
+	ok = !ore_user_read(&obj, 0, buf, md.size) &&
+	     !memcmp(buf, md.data, md.size);
+	for (k = 0; k < 50 && ok; k++) {
+		uint64_t off = rnd() % md.size, len = rnd() % (md.size - off) + 1;
+
+		if (ore_user_read(&obj, off, buf, len) ||
+		    memcmp(buf, md.data + off, len))
+			ok = 0;
+	}
+	result(ok, "%s: read back (whole and 50 random ranges)", name);
+
+	err = ore_user_check(&obj, md.size, &rep);
+	result(err == 0 && rep.rows, "%s: checker finds %llu rows consistent",
+	       name, (unsigned long long)rep.rows);
+	if (md.parity || mp1 > 1) {
+		/* flip one byte of a stored unit at row 0 of component 0 */
+		uint8_t byte;
+		off_t where = (off_t)comps[0].base + 17;
+
+		if (pread(comps[0].fd, &byte, 1, where) != 1)
+			byte = 0;
+		byte ^= 0x40;
+		ok = pwrite(comps[0].fd, &byte, 1, where) == 1;
+		err = ore_user_check(&obj, md.size, &rep);
+		result(ok && err == 1 && rep.bad_parity + rep.bad_mirror >= 1 &&
+		       rep.bad_parity + rep.bad_mirror <= 2,
+		       "%s: checker catches a flipped byte (%s on component %d)",
+		       name, rep.first_bad_what ? rep.first_bad_what : "-",
+		       rep.first_bad_comp);
+		byte ^= 0x40;
+		if (pwrite(comps[0].fd, &byte, 1, where) != 1)
+			result(0, "%s: restore flipped byte", name);
+	}
+
+	/* degraded reads: every lost copy of every column the layout allows */
+	if (md.parity || mp1 > 1) {
+		uint32_t npos = gw * G;
+		uint32_t maxlost = md.parity ? md.parity : 1;
+		int tried = 0;
+
+		bad = 0;
+		for (i = 0; i < npos; i++)
+			for (j = (maxlost > 1 ? i + 1 : i);
+			     j < (maxlost > 1 ? npos : i + 1); j++) {
+				struct ore_user_obj dobj;
+				uint32_t c, m;
+
+				/* same group only makes sense for 2 losses */
+				if (i != j && i / gw != j / gw)
+					continue;
+				memcpy(deg, comps, md.ncomps * sizeof(*deg));
+				for (m = 0; m < mp1; m++) {
+					deg[i * mp1 + m].fd = ORE_USER_MISSING;
+					deg[j * mp1 + m].fd = ORE_USER_MISSING;
+				}
+				if (md.parity == 0) {	/* mirrors: lose one copy */
+					memcpy(deg, comps,
+					       md.ncomps * sizeof(*deg));
+					deg[i * mp1].fd = ORE_USER_MISSING;
+				}
+				ore_user_init(&dobj, &md.l, md.ncomps, deg, &why);
+				tried++;
+				if (ore_user_read(&dobj, 0, buf, md.size) ||
+				    memcmp(buf, md.data, md.size)) {
+					bad++;
+					continue;
+				}
+				for (c = 0; c < 10; c++) {
+					uint64_t off = rnd() % md.size;
+					uint64_t len = rnd() % (md.size - off) + 1;
+
+					if (ore_user_read(&dobj, off, buf, len) ||
+					    memcmp(buf, md.data + off, len)) {
+						bad++;
+						break;
+					}
+				}
+			}
+		result(!bad, "%s: degraded reads with %u lost column(s), %d cases (%d bad)",
+		       name, maxlost, tried, bad);
+	}
+
+	if (md.parity) {
+		/* degraded write: lose one column, write, read back degraded */
+		struct ore_user_obj dobj;
+		uint64_t off = rnd() % md.size, len = rnd() % (md.size - off) + 1;
+		uint32_t m, lostpos = (uint32_t)(rnd() % gw);
+
+		memcpy(deg, comps, md.ncomps * sizeof(*deg));
+		for (m = 0; m < mp1; m++)
+			deg[lostpos * mp1 + m].fd = ORE_USER_MISSING;
+		ore_user_init(&dobj, &md.l, md.ncomps, deg, &why);
+		fill_random(md.data + off, len);
+		ok = !ore_user_write(&dobj, off, md.data + off, len) &&
+		     !ore_user_read(&dobj, 0, buf, md.size) &&
+		     !memcmp(buf, md.data, md.size);
+		result(ok, "%s: degraded write with position %u lost reads back",
+		       name, lostpos);
+	}
+
+	/* a read beyond the redundancy fails with -EIO */
+	{
+		struct ore_user_obj dobj;
+		uint32_t lose = md.parity + 1, m, p;
+
+		if (lose <= gw) {
+			memcpy(deg, comps, md.ncomps * sizeof(*deg));
+			for (p = 0; p < lose; p++)
+				for (m = 0; m < mp1; m++)
+					deg[p * mp1 + m].fd = ORE_USER_MISSING;
+			ore_user_init(&dobj, &md.l, md.ncomps, deg, &why);
+			err = ore_user_read(&dobj, 0, buf,
+					    md.size < 2 * (uint64_t)su * gw ?
+					    md.size :
+					    2 * (uint64_t)su * gw);
+			result(err == -EIO, "%s: %u lost columns: read gives -EIO (%d)",
+			       name, lose, err);
+		}
+	}
+	free(buf);
+	free(md.data);
+	model_free(&md);
+out:
+	for (i = 0; i < md.ncomps; i++)
+		close(comps[i].fd);
+	free(comps);
+	free(deg);
+}
+
+/* ore_user_open_stores: "<dir>/<oid hex>", first_dev rotation, EMPTY. */
+static void test_stores(void)
+{
+	char tmpl[] = "/tmp/test_ore_user.XXXXXX", path[1024];
+	char dirs_buf[3][280];
+	const char *dirs[3];
+	struct ore_user_comp comps[3];
+	int i, err, ok;
+	struct stat st;
+
+	if (!mkdtemp(tmpl)) {
+		result(0, "stores: mkdtemp: %s", strerror(errno));
+		return;
+	}
+	for (i = 0; i < 3; i++) {
+		snprintf(dirs_buf[i], sizeof(dirs_buf[i]), "%s/s%d", tmpl, i);
+		mkdir(dirs_buf[i], 0700);
+		dirs[i] = dirs_buf[i];
+	}
+	err = ore_user_open_stores(comps, 3, dirs, 3, 1, 0x10AB, O_RDONLY);
+	ok = !err && comps[0].fd == ORE_USER_EMPTY &&
+	     comps[2].fd == ORE_USER_EMPTY;
+	result(ok, "stores: absent objects open as EMPTY");
+	err = ore_user_open_stores(comps, 3, dirs, 3, 1, 0x10AB,
+				   O_RDWR | O_CREAT);
+	ok = !err;
+	for (i = 0; ok && i < 3; i++) {
+		char c = (char)('a' + i);
+
+		ok = pwrite(comps[i].fd, &c, 1, 0) == 1;
+	}
+	ore_user_close(comps, 3);
+	/* component 0 is in store 1, component 2 in store 0 */
+	snprintf(path, sizeof(path), "%s/s1/10ab", tmpl);
+	ok = ok && !stat(path, &st) && st.st_size == 1;
+	{
+		char c = 0;
+		int fd = open(path, O_RDONLY);
+
+		ok = ok && fd >= 0 && read(fd, &c, 1) == 1 && c == 'a';
+		if (fd >= 0)
+			close(fd);
+		snprintf(path, sizeof(path), "%s/s0/10ab", tmpl);
+		fd = open(path, O_RDONLY);
+		ok = ok && fd >= 0 && read(fd, &c, 1) == 1 && c == 'c';
+		if (fd >= 0)
+			close(fd);
+	}
+	result(ok, "stores: component i lives in store (first_dev + i) %% n as lowercase hex oid");
+	dirs[1] = NULL;
+	err = ore_user_open_stores(comps, 3, dirs, 3, 0, 0x10ab, O_RDONLY);
+	result(!err && comps[1].fd == ORE_USER_MISSING && comps[0].fd >= 0,
+	       "stores: a NULL store directory is a missing component");
+	ore_user_close(comps, 3);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/10ab", dirs_buf[i]);
+		unlink(path);
+		rmdir(dirs_buf[i]);
+	}
+	rmdir(tmpl);
+}
+
+int main(void)
+{
+	static const struct {
+		uint32_t alg, su, gw, D, G, mp1;
+		uint64_t size;
+	} L[] = {
+		{ ORE_RAID0, 4096, 1, 1, 1, 1, 40000 },
+		{ ORE_RAID0, 4096, 4, 1, 1, 1, 100000 },
+		{ ORE_RAID0, 8192, 3, 2, 2, 2, 150000 },
+		{ ORE_RAID0, 4096, 2, 1, 1, 2, 60000 },
+		{ ORE_RAID4, 4096, 4, 1, 1, 1, 100000 },
+		{ ORE_RAID4, 4096, 3, 3, 2, 1, 120000 },
+		{ ORE_RAID5, 4096, 4, 1, 1, 1, 200000 },
+		{ ORE_RAID5, 8192, 5, 2, 1, 1, 200000 },
+		{ ORE_RAID5, 4096, 3, 2, 2, 1, 150000 },
+		{ ORE_RAID5, 4096, 4, 1, 1, 2, 100000 },
+		{ ORE_RAID5, 4096, 2, 1, 1, 1, 50000 },
+		{ ORE_RAID6, 4096, 4, 1, 1, 1, 100000 },
+		{ ORE_RAID6, 4096, 6, 1, 1, 1, 200000 },
+		{ ORE_RAID6, 8192, 5, 3, 2, 1, 250000 },
+		{ ORE_RAID6, 4096, 3, 1, 1, 1, 50000 },
+		{ ORE_RAID6, 4096, 4, 2, 1, 2, 80000 },
+	};
+	unsigned int i;
+
+	printf("KTAP version 1\n");
+	test_gf();
+	test_recover();
+	test_stores();
+	for (i = 0; i < sizeof(L) / sizeof(L[0]); i++)
+		test_layout(L[i].alg, L[i].su, L[i].gw, L[i].D, L[i].G,
+			    L[i].mp1, L[i].size);
+	printf("1..%d\n", test_nr);
+	printf("# %d passed, %d failed\n", test_nr - test_failed, test_failed);
+	return test_failed ? 1 : 0;
+}
