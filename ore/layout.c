@@ -34,6 +34,7 @@
 #include <linux/mm.h>
 #else
 #include <errno.h>
+#include <stddef.h>
 #define EXPORT_SYMBOL_GPL(sym)
 #endif
 
