@@ -1,0 +1,1585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ORE I/O: split a logical byte range into per-component object I/O, add
+ * parity, read what a partial stripe needs (read-4-write), and rebuild what
+ * a failed component cannot give back (degraded reads).
+ *
+ * An I/O state runs in three stages:
+ *
+ *  1. mapping: the logical range is walked stripe unit by stripe unit and
+ *     every piece is appended to the sub-I/O of its component (struct
+ *     ore_sub); contiguous pieces of one component merge into one sub-I/O.
+ *     The sub-I/Os of one stage form a batch (struct ore_batch).
+ *  2. submission: every sub-I/O goes to its object store; a store marked
+ *     failed gets nothing and its sub-I/O counts as failed.
+ *  3. completion: when the batch is over, reads with failed sub-I/Os are
+ *     repaired from mirrors or parity in ore_wq; writes check that every
+ *     group kept enough components; then the caller's done() runs.
+ *
+ * Parity writes that cover only part of a stripe run stage 1 in ore_wq,
+ * because they first wait for the reads of read-4-write.
+ *
+ * Locking: an I/O state is owned by one caller; ORE takes no lock on the
+ * data path. Two I/O states writing the same stripe of a parity layout at
+ * once race on its parity: the caller serializes them (exofs by page locks
+ * and writeback, oreblk by its stripe locks).
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/highmem.h>
+#include <linux/raid/xor.h>
+
+#include "internal.h"
+
+/* Pages per sub-I/O before a new one is started (512 KiB). */
+#define ORE_SUB_MAX_BVECS	128
+
+struct ore_batch;
+
+/* One read or write of one component object. */
+struct ore_sub {
+	struct ore_store_io sio;
+	struct ore_batch *batch;
+	struct list_head node;
+	u32 comp;
+	bool skipped;		/* its store was failed: never submitted */
+	struct bio_vec bvec[];	/* ORE_SUB_MAX_BVECS entries */
+};
+
+/* The sub-I/Os of one stage of one I/O state. */
+struct ore_batch {
+	struct ore_io_state *ios;
+	atomic_t pending;
+	bool failed;
+	struct list_head subs;
+	void (*done)(struct ore_batch *batch);	/* NULL: complete @wait */
+	struct completion wait;
+	struct ore_sub **cur;			/* per component, being filled */
+};
+
+static void ore_ios_finish(struct ore_io_state *ios);
+
+/* ------------------------------------------------------------------ */
+/* batches */
+
+static struct ore_batch *ore_batch_alloc(struct ore_io_state *ios,
+					 void (*done)(struct ore_batch *))
+{
+	struct ore_batch *batch;
+
+	batch = kzalloc(sizeof(*batch), GFP_NOIO);
+	if (!batch)
+		return NULL;
+	batch->cur = kcalloc(ios->layout->num_comps, sizeof(*batch->cur),
+			     GFP_NOIO);
+	if (!batch->cur) {
+		kfree(batch);
+		return NULL;
+	}
+	batch->ios = ios;
+	batch->done = done;
+	INIT_LIST_HEAD(&batch->subs);
+	init_completion(&batch->wait);
+	return batch;
+}
+
+static void ore_batch_free(struct ore_batch *batch)
+{
+	struct ore_sub *sub, *next;
+
+	if (!batch)
+		return;
+	list_for_each_entry_safe(sub, next, &batch->subs, node)
+		kfree(sub);
+	kfree(batch->cur);
+	kfree(batch);
+}
+
+/* Record a failed component in the I/O state (any context). */
+static void ore_note_failure(struct ore_io_state *ios, u32 comp, u64 offset)
+{
+	if (!test_and_set_bit(comp, ios->failed_mask)) {
+		if (cmpxchg(&ios->failed_comp, -1, (int)comp) == -1)
+			ios->failed_offset = offset;
+	}
+}
+
+static void ore_batch_put(struct ore_batch *batch)
+{
+	if (!atomic_dec_and_test(&batch->pending))
+		return;
+	if (batch->done)
+		batch->done(batch);
+	else
+		complete(&batch->wait);
+}
+
+static void ore_sub_end_io(struct ore_store_io *sio)
+{
+	struct ore_sub *sub = container_of(sio, struct ore_sub, sio);
+	struct ore_batch *batch = sub->batch;
+
+	if (sio->error) {
+		atomic_inc(&sio->store->nr_errors);
+		pr_err_ratelimited(ORE_PFX "%s of object 0x%llx component %u on store %s at offset %llu len %u failed: %d\n",
+				   sio->write ? "write" : "read", sio->oid,
+				   sub->comp, sio->store->name, sio->offset,
+				   sio->len, sio->error);
+		ore_note_failure(batch->ios, sub->comp, sio->offset);
+		WRITE_ONCE(batch->failed, true);
+	}
+	ore_batch_put(batch);
+}
+
+/*
+ * Append @len bytes of @page at @pgoff to component @comp at object offset
+ * @obj_off, merging with the component's current sub-I/O when contiguous.
+ */
+static int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
+			 struct page *page, u32 pgoff, u32 len, bool write)
+{
+	struct ore_io_state *ios = batch->ios;
+	struct ore_sub *sub = batch->cur[comp];
+
+	if (sub && (sub->sio.offset + sub->sio.len != obj_off ||
+		    sub->sio.nr_bvec == ORE_SUB_MAX_BVECS))
+		sub = NULL;
+	if (!sub) {
+		sub = kzalloc(struct_size(sub, bvec, ORE_SUB_MAX_BVECS),
+			      GFP_NOIO);
+		if (!sub)
+			return -ENOMEM;
+		sub->batch = batch;
+		sub->comp = comp;
+		sub->sio.store = ore_comp_store(ios->oc, comp);
+		sub->sio.oid = ios->oc->oid;
+		sub->sio.offset = obj_off;
+		sub->sio.bvec = sub->bvec;
+		sub->sio.write = write;
+		sub->sio.fua = write && ios->fua;
+		sub->sio.end_io = ore_sub_end_io;
+		sub->sio.private = sub;
+		list_add_tail(&sub->node, &batch->subs);
+		batch->cur[comp] = sub;
+	}
+	bvec_set_page(&sub->bvec[sub->sio.nr_bvec++], page, len, pgoff);
+	sub->sio.len += len;
+	return 0;
+}
+
+/* Submit every sub-I/O of @batch; its done() runs when all are over. */
+static void ore_batch_submit(struct ore_batch *batch)
+{
+	struct ore_sub *sub;
+
+	atomic_set(&batch->pending, 1);
+	list_for_each_entry(sub, &batch->subs, node) {
+		struct ore_store *store = sub->sio.store;
+
+		if (ore_store_failed(store)) {
+			sub->skipped = true;
+			sub->sio.error = -ENODEV;
+			ore_note_failure(batch->ios, sub->comp, sub->sio.offset);
+			WRITE_ONCE(batch->failed, true);
+			continue;
+		}
+		atomic_inc(&batch->pending);
+		store->ops->submit(&sub->sio);
+	}
+	ore_batch_put(batch);
+}
+
+static void ore_batch_run_sync(struct ore_batch *batch)
+{
+	batch->done = NULL;
+	ore_batch_submit(batch);
+	wait_for_completion(&batch->wait);
+}
+
+/* ------------------------------------------------------------------ */
+/* mapping */
+
+/* Which mirror of position @pos to read on stripe row @row. */
+static u32 ore_pick_mirror(struct ore_io_state *ios, u32 group, u32 pos,
+			   u64 row)
+{
+	const struct ore_layout *layout = ios->layout;
+	u32 m = layout->mirrors_p1, k;
+
+	if (m == 1)
+		return 0;
+	for (k = 0; k < m; k++) {
+		u32 mirror = (u32)((row + k) % m);
+		u32 comp = ore_layout_comp(layout, group, pos, mirror);
+
+		if (!ore_store_failed(ore_comp_store(ios->oc, comp)) &&
+		    !test_bit(comp, ios->failed_mask))
+			return mirror;
+	}
+	return (u32)(row % m);
+}
+
+/*
+ * Map the data of logical range [@loff, @loff + @len) held in @pages (page
+ * i holds @loff + i * PAGE_SIZE) onto component reads (one mirror each) or
+ * writes (every mirror). @loff is page aligned.
+ */
+static int ore_map_data(struct ore_batch *batch, u64 loff, u64 len,
+			struct page **pages, bool write)
+{
+	struct ore_io_state *ios = batch->ios;
+	const struct ore_layout *layout = ios->layout;
+	unsigned int idx = 0;
+	int err;
+
+	while (len) {
+		struct ore_striping_info si;
+		u64 chunk, done;
+		u32 pos, m, first_m, last_m;
+
+		ore_calc_stripe_info(layout, loff, &si);
+		chunk = min_t(u64, len, layout->stripe_unit - si.unit_off);
+		pos = ore_layout_stripe_pos(layout, si.row, si.col);
+		if (write) {
+			first_m = 0;
+			last_m = layout->mirrors_p1 - 1;
+		} else {
+			first_m = ore_pick_mirror(ios, si.group, pos, si.row);
+			last_m = first_m;
+		}
+		for (done = 0; done < chunk; done += PAGE_SIZE, idx++) {
+			u32 l = min_t(u64, PAGE_SIZE, chunk - done);
+
+			for (m = first_m; m <= last_m; m++) {
+				err = ore_batch_add(batch,
+					ore_layout_comp(layout, si.group, pos, m),
+					si.obj_offset + done, pages[idx], 0, l,
+					write);
+				if (err)
+					return err;
+			}
+		}
+		loff += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+/* Write @npages pages of stripe column @col at @obj_off to every mirror. */
+static int ore_map_column(struct ore_batch *batch, u32 group, u64 row,
+			  u32 col, u64 obj_off, struct page **pages,
+			  unsigned int npages)
+{
+	const struct ore_layout *layout = batch->ios->layout;
+	u32 pos = ore_layout_stripe_pos(layout, row, col);
+	unsigned int i;
+	u32 m;
+	int err;
+
+	for (i = 0; i < npages; i++)
+		for (m = 0; m < layout->mirrors_p1; m++) {
+			err = ore_batch_add(batch,
+					    ore_layout_comp(layout, group, pos, m),
+					    obj_off + i * PAGE_SIZE, pages[i],
+					    0, PAGE_SIZE, true);
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* pages owned by ORE */
+
+static struct page *ore_own_page(struct ore_io_state *ios)
+{
+	struct page *page = alloc_page(GFP_NOIO);
+
+	if (page)
+		list_add_tail(&page->lru, &ios->own_pages);
+	return page;
+}
+
+static void ore_free_own_pages(struct ore_io_state *ios)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, &ios->own_pages, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* degraded reads */
+
+/* Is every mirror of group position @pos failed? */
+static bool ore_pos_dead(struct ore_io_state *ios, u32 group, u32 pos)
+{
+	const struct ore_layout *layout = ios->layout;
+	u32 m;
+
+	for (m = 0; m < layout->mirrors_p1; m++) {
+		u32 comp = ore_layout_comp(layout, group, pos, m);
+
+		if (!ore_store_failed(ore_comp_store(ios->oc, comp)) &&
+		    !test_bit(comp, ios->failed_mask))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Read @npages pages at @obj_off of group position @pos into @pages,
+ * trying each live mirror in turn. Synchronous.
+ */
+static int ore_read_pos_sync(struct ore_io_state *ios, u32 group, u32 pos,
+			     u64 obj_off, struct page **pages,
+			     unsigned int npages)
+{
+	const struct ore_layout *layout = ios->layout;
+	u64 row = obj_off / layout->stripe_unit;
+	u32 k;
+
+	for (k = 0; k < layout->mirrors_p1; k++) {
+		u32 mirror = (u32)((row + k) % layout->mirrors_p1);
+		u32 comp = ore_layout_comp(layout, group, pos, mirror);
+		struct ore_batch *batch;
+		unsigned int i;
+		bool failed;
+		int err = 0;
+
+		if (ore_store_failed(ore_comp_store(ios->oc, comp)) ||
+		    test_bit(comp, ios->failed_mask))
+			continue;
+		batch = ore_batch_alloc(ios, NULL);
+		if (!batch)
+			return -ENOMEM;
+		for (i = 0; i < npages && !err; i++)
+			err = ore_batch_add(batch, comp, obj_off + i * PAGE_SIZE,
+					    pages[i], 0, PAGE_SIZE, false);
+		if (err) {
+			ore_batch_free(batch);
+			return err;
+		}
+		ore_batch_run_sync(batch);
+		failed = batch->failed;
+		ore_batch_free(batch);
+		if (!failed)
+			return 0;
+	}
+	return -EIO;
+}
+
+/*
+ * Rebuild the @npages pages at @obj_off of group position @pos from the
+ * other positions of its group, into @dst (bvecs of the failed sub-I/O).
+ */
+static int ore_rebuild_range(struct ore_io_state *ios, u32 group, u32 pos,
+			     u64 obj_off, struct bio_vec *dst,
+			     unsigned int npages)
+{
+	const struct ore_layout *layout = ios->layout;
+	u32 gw = layout->group_width, su = layout->stripe_unit;
+	struct page **bufs;	/* [p * npages + i] */
+	bool lost[ORE_MAX_GROUP_WIDTH] = { };
+	void *ptrs[ORE_MAX_GROUP_WIDTH];
+	struct page *scratch;
+	unsigned int i;
+	u32 p;
+	int err = 0;
+
+	if (!layout->parity)
+		return -EIO;
+	bufs = kcalloc(gw * npages, sizeof(*bufs), GFP_NOIO);
+	scratch = alloc_page(GFP_NOIO);
+	if (!bufs || !scratch) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (p = 0; p < gw; p++) {
+		if (p == pos)
+			continue;
+		for (i = 0; i < npages; i++) {
+			bufs[p * npages + i] = ore_own_page(ios);
+			if (!bufs[p * npages + i]) {
+				err = -ENOMEM;
+				goto out;
+			}
+		}
+		if (ore_pos_dead(ios, group, p) ||
+		    ore_read_pos_sync(ios, group, p, obj_off,
+				      &bufs[p * npages], npages))
+			lost[p] = true;
+	}
+
+	for (i = 0; i < npages && !err; i++) {
+		u64 off = obj_off + (u64)i * PAGE_SIZE;
+		u64 row = off / su;
+		int fail[2] = { -1, -1 };
+		int nfail = 0;
+
+		for (p = 0; p < gw; p++) {
+			u32 col = 0;
+
+			/* column of position p on this row */
+			while (ore_layout_stripe_pos(layout, row, col) != p)
+				col++;
+			if (p == pos) {
+				ptrs[col] = page_address(scratch);
+			} else {
+				ptrs[col] = page_address(bufs[p * npages + i]);
+				if (!lost[p])
+					continue;
+			}
+			if (nfail == 2) {
+				nfail = 3;
+				break;
+			}
+			fail[nfail++] = col;
+		}
+		if (nfail > (int)layout->parity) {
+			pr_err(ORE_PFX "object 0x%llx: cannot rebuild offset %llu of group %u: %d components lost, parity %u\n",
+			       ios->oc->oid, off, group, nfail, layout->parity);
+			err = -EIO;
+			break;
+		}
+		err = ore_recover_pages(layout, ptrs, PAGE_SIZE, fail[0],
+					fail[1]);
+		if (!err)
+			memcpy_to_page(dst[i].bv_page, dst[i].bv_offset,
+				       page_address(scratch), dst[i].bv_len);
+	}
+out:
+	if (scratch)
+		__free_page(scratch);
+	kfree(bufs);
+	return err;
+}
+
+/* Repair one failed read sub-I/O: another mirror first, then parity. */
+static int ore_repair_sub(struct ore_io_state *ios, struct ore_sub *sub)
+{
+	const struct ore_layout *layout = ios->layout;
+	u32 group = sub->comp / layout->mirrors_p1 / layout->group_width;
+	u32 pos = sub->comp / layout->mirrors_p1 % layout->group_width;
+	unsigned int i, n = sub->sio.nr_bvec;
+	struct page **pages;
+	int err = -EIO;
+
+	pages = kcalloc(n, sizeof(*pages), GFP_NOIO);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		pages[i] = sub->bvec[i].bv_page;
+
+	/* our read bvecs are whole pages at offset 0 (see ore_map_data) */
+	if (layout->mirrors_p1 > 1)
+		err = ore_read_pos_sync(ios, group, pos, sub->sio.offset,
+					pages, n);
+	if (err && layout->parity)
+		err = ore_rebuild_range(ios, group, pos, sub->sio.offset,
+					sub->bvec, n);
+	kfree(pages);
+	if (!err) {
+		ios->degraded = true;
+		atomic64_inc(&ore_stats.degraded_reads);
+	}
+	return err;
+}
+
+static int ore_repair_batch(struct ore_io_state *ios, struct ore_batch *batch)
+{
+	struct ore_sub *sub;
+	int err = 0;
+
+	list_for_each_entry(sub, &batch->subs, node) {
+		if (!sub->sio.error)
+			continue;
+		err = ore_repair_sub(ios, sub);
+		if (err)
+			break;
+	}
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* reads */
+
+static void ore_read_repair_work(struct work_struct *work)
+{
+	struct ore_io_state *ios = container_of(work, struct ore_io_state,
+						work);
+	struct ore_batch *batch = ios->batch;
+
+	ios->error = ore_repair_batch(ios, batch);
+	ios->batch = NULL;
+	ore_batch_free(batch);
+	ore_ios_finish(ios);
+}
+
+static void ore_read_done(struct ore_batch *batch)
+{
+	struct ore_io_state *ios = batch->ios;
+
+	if (batch->failed) {
+		ios->batch = batch;
+		INIT_WORK(&ios->work, ore_read_repair_work);
+		queue_work(ore_wq, &ios->work);
+		return;
+	}
+	ore_batch_free(batch);
+	ore_ios_finish(ios);
+}
+
+static int ore_check_range(struct ore_io_state *ios, u64 *len)
+{
+	u64 l = ios->length;
+
+	if (!ios->length || !IS_ALIGNED(ios->offset, PAGE_SIZE)) {
+		pr_err(ORE_PFX "object 0x%llx: bad I/O range offset %llu length %llu\n",
+		       ios->oc->oid, ios->offset, ios->length);
+		return -EINVAL;
+	}
+	if (ios->kind == ORE_IO_WRITE && ios->layout->parity)
+		l = round_up(l, PAGE_SIZE);
+	if (ios->nr_pages < DIV_ROUND_UP(l, PAGE_SIZE)) {
+		pr_err(ORE_PFX "object 0x%llx: %u pages for %llu bytes\n",
+		       ios->oc->oid, ios->nr_pages, l);
+		return -EINVAL;
+	}
+	*len = l;
+	return 0;
+}
+
+/* Submit @batch; wait for it if the caller gave no done(). */
+static int ore_start(struct ore_io_state *ios, struct ore_batch *batch)
+{
+	DECLARE_COMPLETION_ONSTACK(wait);
+
+	if (!ios->done)
+		ios->sync_done = &wait;
+	ore_batch_submit(batch);
+	if (ios->done)
+		return 0;
+	wait_for_completion(&wait);
+	ios->sync_done = NULL;
+	return ios->error;
+}
+
+/**
+ * ore_read() - read a logical range of an object
+ * @ios: an I/O state from ore_get_rw_state() with @pages set
+ *
+ * Reads the data components (one mirror each); a component that fails or
+ * whose store is marked failed is read from another mirror or rebuilt from
+ * parity, and @ios->degraded is set. Without @ios->done the call waits.
+ * @ios->done may run in interrupt context.
+ *
+ * Return: 0 when started (async) or done (sync); a negative errno when the
+ * I/O could not start (done() is not called) or, synchronously, failed.
+ */
+int ore_read(struct ore_io_state *ios)
+{
+	struct ore_batch *batch;
+	u64 len;
+	int err;
+
+	err = ore_check_range(ios, &len);
+	if (err)
+		return err;
+	batch = ore_batch_alloc(ios, ore_read_done);
+	if (!batch)
+		return -ENOMEM;
+	err = ore_map_data(batch, ios->offset, len, ios->pages, false);
+	if (err) {
+		ore_batch_free(batch);
+		return err;
+	}
+	return ore_start(ios, batch);
+}
+EXPORT_SYMBOL_GPL(ore_read);
+
+/* ------------------------------------------------------------------ */
+/* writes */
+
+/*
+ * After a write: a group position whose every mirror failed is lost; the
+ * write is good while no group lost more positions than it has parity.
+ */
+static void ore_write_done(struct ore_batch *batch)
+{
+	struct ore_io_state *ios = batch->ios;
+	const struct ore_layout *layout = ios->layout;
+
+	if (batch->failed) {
+		u32 g, p;
+
+		for (g = 0; g < layout->group_count; g++) {
+			u32 lost = 0;
+
+			for (p = 0; p < layout->group_width; p++) {
+				u32 m, dead = 0;
+
+				for (m = 0; m < layout->mirrors_p1; m++)
+					dead += test_bit(ore_layout_comp(layout,
+							g, p, m),
+							ios->failed_mask);
+				lost += dead == layout->mirrors_p1;
+			}
+			if (lost > layout->parity)
+				ios->error = -EIO;
+		}
+		if (!ios->error) {
+			ios->degraded = true;
+			atomic64_inc(&ore_stats.degraded_writes);
+		}
+	}
+	ore_batch_free(batch);
+	ore_ios_finish(ios);
+}
+
+static inline void *ore_pa(struct page *page)
+{
+	/* ORE's pages are lowmem: x86_64 and every 64-bit target has no highmem */
+	return page_address(page);
+}
+
+/* dst ^= srcs[0] ^ ... ^ srcs[count - 1] */
+static void ore_xor_into(void *dst, void **srcs, unsigned int count)
+{
+	while (count) {
+		unsigned int n = min_t(unsigned int, count, MAX_XOR_BLOCKS);
+
+		xor_blocks(n, PAGE_SIZE, dst, srcs);
+		srcs += n;
+		count -= n;
+	}
+}
+
+/* Parity of row @j from the data pages @pg (column-major, @rows per col). */
+static void ore_stripe_parity(const struct ore_layout *layout,
+			      struct page **pg, unsigned int rows,
+			      unsigned int j)
+{
+	void *ptrs[ORE_MAX_GROUP_WIDTH];
+	u32 c;
+
+	for (c = 0; c < layout->group_width; c++)
+		ptrs[c] = ore_pa(pg[c * rows + j]);
+	if (layout->parity == 2)
+		ore_gen_pq(ptrs, layout->data_width, PAGE_SIZE);
+	else
+		ore_xor_pages(ptrs[layout->data_width], ptrs,
+			      layout->data_width, PAGE_SIZE);
+}
+
+/* A whole stripe: parity from the caller's pages, no reads. */
+static int ore_write_full_stripe(struct ore_batch *batch,
+				 const struct ore_striping_info *si,
+				 struct page **pages)
+{
+	struct ore_io_state *ios = batch->ios;
+	const struct ore_layout *layout = ios->layout;
+	unsigned int rows = layout->stripe_unit / PAGE_SIZE;
+	u32 gw = layout->group_width, dw = layout->data_width, c;
+	u64 obj_off = si->row * layout->stripe_unit;
+	struct page **tab;
+	unsigned int j;
+	int err = 0;
+
+	tab = kcalloc(gw * rows, sizeof(*tab), GFP_NOIO);
+	if (!tab)
+		return -ENOMEM;
+	for (c = 0; c < dw; c++)
+		for (j = 0; j < rows; j++)
+			tab[c * rows + j] = pages[c * rows + j];
+	for (c = dw; c < gw; c++)
+		for (j = 0; j < rows; j++) {
+			tab[c * rows + j] = ore_own_page(ios);
+			if (!tab[c * rows + j]) {
+				err = -ENOMEM;
+				goto out;
+			}
+		}
+	for (j = 0; j < rows; j++)
+		ore_stripe_parity(layout, tab, rows, j);
+	for (c = 0; c < gw && !err; c++)
+		err = ore_map_column(batch, si->group, si->row, c, obj_off,
+				     &tab[c * rows], rows);
+	ios->stats_full_stripes++;
+	atomic64_inc(&ore_stats.full_stripes);
+out:
+	kfree(tab);
+	return err;
+}
+
+/* What a page of a partially written stripe is, while planning it. */
+enum ore_pg_state {
+	ORE_PG_NONE,		/* row not touched by the write */
+	ORE_PG_NEW,		/* caller's new data, written */
+	ORE_PG_CACHED,		/* r4w page, uptodate */
+	ORE_PG_CACHED_READ,	/* r4w page, must be read */
+	ORE_PG_OWN_READ,	/* ORE's page, must be read */
+};
+
+/*
+ * How a partial stripe gets its parity (decided per stripe, as md does):
+ * the one that reads fewer pages.
+ */
+enum ore_pstripe_how {
+	ORE_RCW,	/* reconstruct-write: read the untouched columns */
+	ORE_RMW,	/* read-modify-write: read old data and old parity */
+};
+
+struct ore_pstripe {
+	const struct ore_striping_info *si;
+	unsigned int rows;
+	struct page **pg;	/* [col * rows + j], data cols then P, Q */
+	u8 *state;		/* enum ore_pg_state, same index */
+	unsigned long *touched;	/* page rows the write touches */
+};
+
+static u64 ore_pstripe_loff(struct ore_pstripe *ps, u32 c, unsigned int j)
+{
+	return ps->si->first_stripe_start + (u64)c * ps->rows * PAGE_SIZE +
+	       (u64)j * PAGE_SIZE;
+}
+
+static void ore_pstripe_put_r4w(struct ore_io_state *ios,
+				struct ore_pstripe *ps, bool uptodate)
+{
+	const struct ore_layout *layout = ios->layout;
+	unsigned int i;
+
+	for (i = 0; i < layout->data_width * ps->rows; i++) {
+		if (ps->state[i] == ORE_PG_CACHED ||
+		    ps->state[i] == ORE_PG_CACHED_READ) {
+			ios->r4w->put_page(ios->private, ps->pg[i],
+					   uptodate ||
+					   ps->state[i] == ORE_PG_CACHED);
+			ps->state[i] = ORE_PG_NONE;
+			ps->pg[i] = NULL;
+		}
+	}
+}
+
+/* read-modify-write: old data of the written pages and old P; RAID4/5. */
+static int ore_pstripe_rmw(struct ore_io_state *ios, struct ore_pstripe *ps)
+{
+	const struct ore_layout *layout = ios->layout;
+	const struct ore_striping_info *si = ps->si;
+	u32 dw = layout->data_width, c;
+	unsigned int rows = ps->rows, j;
+	u64 obj_off = si->row * layout->stripe_unit;
+	struct page **old;
+	struct ore_batch *batch;
+	int err = -ENOMEM;
+
+	old = kcalloc((dw + 1) * rows, sizeof(*old), GFP_NOIO);
+	batch = ore_batch_alloc(ios, NULL);
+	if (!old || !batch)
+		goto out;
+	for (c = 0; c <= dw; c++) {
+		u32 pos = ore_layout_stripe_pos(layout, si->row, c);
+		u32 m = ore_pick_mirror(ios, si->group, pos, si->row);
+		u32 comp = ore_layout_comp(layout, si->group, pos, m);
+
+		for (j = 0; j < rows; j++) {
+			if (!test_bit(j, ps->touched))
+				continue;
+			if (c < dw && ps->state[c * rows + j] != ORE_PG_NEW)
+				continue;
+			old[c * rows + j] = ore_own_page(ios);
+			if (!old[c * rows + j])
+				goto out;
+			err = ore_batch_add(batch, comp, obj_off + j * PAGE_SIZE,
+					    old[c * rows + j], 0, PAGE_SIZE,
+					    false);
+			if (err)
+				goto out;
+		}
+	}
+	ios->stats_reads += list_count_nodes(&batch->subs);
+	ore_batch_run_sync(batch);
+	if (batch->failed) {
+		err = -EAGAIN;	/* retry as reconstruct-write */
+		goto out;
+	}
+	for (j = 0; j < rows; j++) {
+		void *srcs[2 * ORE_MAX_GROUP_WIDTH];
+		unsigned int n = 0;
+
+		if (!test_bit(j, ps->touched))
+			continue;
+		for (c = 0; c < dw; c++) {
+			if (ps->state[c * rows + j] != ORE_PG_NEW)
+				continue;
+			srcs[n++] = ore_pa(old[c * rows + j]);
+			srcs[n++] = ore_pa(ps->pg[c * rows + j]);
+		}
+		ore_xor_into(ore_pa(old[dw * rows + j]), srcs, n);
+		ps->pg[dw * rows + j] = old[dw * rows + j];
+	}
+	err = 0;
+out:
+	ore_batch_free(batch);
+	kfree(old);
+	return err;
+}
+
+/*
+ * reconstruct-write: read what the cache does not hold of the untouched
+ * columns of the touched rows (through the normal read path, so a failed
+ * component is rebuilt), then compute P (and Q) from whole rows.
+ */
+static int ore_pstripe_rcw(struct ore_io_state *ios, struct ore_pstripe *ps)
+{
+	const struct ore_layout *layout = ios->layout;
+	u32 dw = layout->data_width, gw = layout->group_width, c;
+	unsigned int rows = ps->rows, j;
+	struct ore_batch *batch;
+	int err;
+
+	batch = ore_batch_alloc(ios, NULL);
+	if (!batch)
+		return -ENOMEM;
+	for (c = 0; c < dw; c++)
+		for (j = 0; j < rows; j++) {
+			unsigned int i = c * rows + j;
+
+			if (ps->state[i] == ORE_PG_OWN_READ && !ps->pg[i]) {
+				ps->pg[i] = ore_own_page(ios);
+				if (!ps->pg[i]) {
+					err = -ENOMEM;
+					goto out;
+				}
+			}
+			if (ps->state[i] != ORE_PG_OWN_READ &&
+			    ps->state[i] != ORE_PG_CACHED_READ)
+				continue;
+			err = ore_map_data(batch, ore_pstripe_loff(ps, c, j),
+					   PAGE_SIZE, &ps->pg[i], false);
+			if (err)
+				goto out;
+		}
+	ios->stats_reads += list_count_nodes(&batch->subs);
+	ore_batch_run_sync(batch);
+	err = 0;
+	if (batch->failed)
+		err = ore_repair_batch(ios, batch);
+	if (err)
+		goto out;
+	for (j = 0; j < rows; j++) {
+		if (!test_bit(j, ps->touched))
+			continue;
+		for (c = dw; c < gw; c++) {
+			ps->pg[c * rows + j] = ore_own_page(ios);
+			if (!ps->pg[c * rows + j]) {
+				err = -ENOMEM;
+				goto out;
+			}
+		}
+		ore_stripe_parity(layout, ps->pg, rows, j);
+	}
+out:
+	ore_batch_free(batch);
+	return err;
+}
+
+/* Queue the writes of a planned partial stripe: new data and its parity. */
+static int ore_pstripe_queue(struct ore_batch *batch, struct ore_pstripe *ps)
+{
+	const struct ore_layout *layout = batch->ios->layout;
+	const struct ore_striping_info *si = ps->si;
+	u64 obj_off = si->row * layout->stripe_unit;
+	unsigned int rows = ps->rows, j;
+	u32 c;
+	int err;
+
+	for (c = 0; c < layout->group_width; c++)
+		for (j = 0; j < rows; j++) {
+			if (!test_bit(j, ps->touched))
+				continue;
+			if (c < layout->data_width &&
+			    ps->state[c * rows + j] != ORE_PG_NEW)
+				continue;
+			err = ore_map_column(batch, si->group, si->row, c,
+					     obj_off + j * PAGE_SIZE,
+					     &ps->pg[c * rows + j], 1);
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
+/*
+ * Part of a stripe: [@a, @b) of the stripe described by @si, data in
+ * @pages (page 0 holds @a). Reads what parity needs, then queues writes.
+ */
+static int ore_write_partial_stripe(struct ore_batch *batch,
+				    const struct ore_striping_info *si,
+				    u64 a, u64 b, struct page **pages)
+{
+	struct ore_io_state *ios = batch->ios;
+	const struct ore_layout *layout = ios->layout;
+	u32 dw = layout->data_width, gw = layout->group_width, c;
+	unsigned int rows = layout->stripe_unit / PAGE_SIZE, j, i;
+	unsigned int rmw_reads = 0, rcw_reads = 0, ntouched, dead = 0;
+	struct ore_pstripe ps = { .si = si, .rows = rows };
+	enum ore_pstripe_how how;
+	u64 off;
+	int err = -ENOMEM;
+
+	ps.pg = kcalloc(gw * rows, sizeof(*ps.pg), GFP_NOIO);
+	ps.state = kcalloc(gw * rows, 1, GFP_NOIO);
+	ps.touched = bitmap_zalloc(rows, GFP_NOIO);
+	if (!ps.pg || !ps.state || !ps.touched)
+		goto out;
+
+	for (off = a; off < b; off += PAGE_SIZE) {
+		u64 in = off - si->first_stripe_start;
+
+		c = in / layout->stripe_unit;
+		j = (in % layout->stripe_unit) / PAGE_SIZE;
+		ps.pg[c * rows + j] = pages[(off - a) / PAGE_SIZE];
+		ps.state[c * rows + j] = ORE_PG_NEW;
+		__set_bit(j, ps.touched);
+	}
+	ntouched = bitmap_weight(ps.touched, rows);
+	for (c = 0; c < gw; c++)
+		dead += ore_pos_dead(ios, si->group,
+				     ore_layout_stripe_pos(layout, si->row, c));
+	if (dead > layout->parity) {
+		pr_err(ORE_PFX "object 0x%llx: stripe at %llu has %u components lost, parity %u\n",
+		       ios->oc->oid, si->first_stripe_start, dead,
+		       layout->parity);
+		err = -EIO;
+		goto out;
+	}
+
+	/* untouched data pages of touched rows: ask the caller's cache */
+	for (c = 0; c < dw; c++)
+		for (j = 0; j < rows; j++) {
+			i = c * rows + j;
+			if (!test_bit(j, ps.touched) ||
+			    ps.state[i] == ORE_PG_NEW)
+				continue;
+			ps.state[i] = ORE_PG_OWN_READ;
+			if (ios->r4w) {
+				bool uptodate = false;
+				struct page *page;
+
+				page = ios->r4w->get_page(ios->private,
+						ore_pstripe_loff(&ps, c, j),
+						&uptodate);
+				ios->stats_r4w_pages++;
+				if (page) {
+					ps.pg[i] = page;
+					ps.state[i] = uptodate ?
+						ORE_PG_CACHED :
+						ORE_PG_CACHED_READ;
+				}
+			}
+			rcw_reads += ps.state[i] != ORE_PG_CACHED;
+		}
+	for (i = 0; i < dw * rows; i++)
+		rmw_reads += ps.state[i] == ORE_PG_NEW;
+	rmw_reads += ntouched;	/* old P of each touched row */
+
+	how = ORE_RCW;
+	if (layout->parity == 1 && !dead && rmw_reads < rcw_reads)
+		how = ORE_RMW;
+
+	switch (how) {
+	case ORE_RMW:
+		ore_pstripe_put_r4w(ios, &ps, false);
+		err = ore_pstripe_rmw(ios, &ps);
+		if (err != -EAGAIN) {
+			if (!err)
+				atomic64_inc(&ore_stats.rmw_stripes);
+			break;
+		}
+		/* a read failed: redo it as reconstruct-write */
+		for (i = 0; i < dw * rows; i++)
+			if (ps.state[i] != ORE_PG_NEW &&
+			    test_bit(i % rows, ps.touched)) {
+				ps.state[i] = ORE_PG_OWN_READ;
+				ps.pg[i] = NULL;
+			}
+		fallthrough;
+	case ORE_RCW:
+		err = ore_pstripe_rcw(ios, &ps);
+		if (!err)
+			atomic64_inc(&ore_stats.rcw_stripes);
+		break;
+	}
+	if (ios->r4w)
+		ore_pstripe_put_r4w(ios, &ps, !err);
+	if (err)
+		goto out;
+	err = ore_pstripe_queue(batch, &ps);
+	ios->stats_partial_stripes++;
+	atomic64_inc(&ore_stats.partial_stripes);
+out:
+	if (err && ios->r4w && ps.state)
+		ore_pstripe_put_r4w(ios, &ps, false);
+	bitmap_free(ps.touched);
+	kfree(ps.state);
+	kfree(ps.pg);
+	return err;
+}
+
+/* Map a parity write, stripe by stripe. May sleep for read-4-write. */
+static int ore_map_parity_write(struct ore_batch *batch, u64 len)
+{
+	struct ore_io_state *ios = batch->ios;
+	const struct ore_layout *layout = ios->layout;
+	u64 loff = ios->offset, end = ios->offset + len;
+	int err = 0;
+
+	while (loff < end && !err) {
+		struct ore_striping_info si;
+		struct page **pages;
+		u64 b;
+
+		ore_calc_stripe_info(layout, loff, &si);
+		b = min(end, si.first_stripe_start + layout->stripe_length);
+		pages = &ios->pages[(loff - ios->offset) / PAGE_SIZE];
+		if (loff == si.first_stripe_start &&
+		    b == loff + layout->stripe_length)
+			err = ore_write_full_stripe(batch, &si, pages);
+		else
+			err = ore_write_partial_stripe(batch, &si, loff, b,
+						       pages);
+		loff = b;
+	}
+	return err;
+}
+
+static bool ore_write_is_partial(struct ore_io_state *ios, u64 len)
+{
+	u64 U = ios->layout->stripe_length;
+	u64 first = ios->offset, end = ios->offset + len;
+	struct ore_striping_info si;
+
+	ore_calc_stripe_info(ios->layout, first, &si);
+	if (si.first_stripe_start != first)
+		return true;
+	ore_calc_stripe_info(ios->layout, end - 1, &si);
+	return si.first_stripe_start + U != end;
+}
+
+static int ore_write_build(struct ore_io_state *ios, struct ore_batch **pb)
+{
+	struct ore_batch *batch;
+	u64 len;
+	int err;
+
+	err = ore_check_range(ios, &len);
+	if (err)
+		return err;
+	batch = ore_batch_alloc(ios, ore_write_done);
+	if (!batch)
+		return -ENOMEM;
+	if (ios->layout->parity)
+		err = ore_map_parity_write(batch, len);
+	else
+		err = ore_map_data(batch, ios->offset, len, ios->pages, true);
+	if (err) {
+		ore_batch_free(batch);
+		return err;
+	}
+	*pb = batch;
+	return 0;
+}
+
+static void ore_write_work(struct work_struct *work)
+{
+	struct ore_io_state *ios = container_of(work, struct ore_io_state,
+						work);
+	struct ore_batch *batch;
+	int err;
+
+	err = ore_write_build(ios, &batch);
+	if (err) {
+		ios->error = err;
+		ore_ios_finish(ios);
+		return;
+	}
+	ore_batch_submit(batch);
+}
+
+/**
+ * ore_write() - write a logical range of an object
+ * @ios: an I/O state from ore_get_rw_state() with @pages set
+ *
+ * Writes every mirror of every touched component and, for parity layouts,
+ * P (and Q). A stripe covered whole reads nothing; a partial stripe reads
+ * either its untouched columns (reconstruct-write, asking @ios->r4w for
+ * cached pages first) or its old data and parity (read-modify-write),
+ * whichever reads fewer pages. A component whose store is failed or whose
+ * write fails is skipped: the write still succeeds, with @ios->degraded
+ * set, while every group keeps enough components to rebuild it; otherwise
+ * it fails with -EIO. Without @ios->done the call waits; a partial parity
+ * write with @ios->done is planned in ORE's workqueue.
+ *
+ * Return: 0 when started (async) or done (sync); a negative errno when the
+ * I/O could not start (done() is not called) or, synchronously, failed.
+ */
+int ore_write(struct ore_io_state *ios)
+{
+	struct ore_batch *batch;
+	u64 len;
+	int err;
+
+	err = ore_check_range(ios, &len);
+	if (err)
+		return err;
+	if (ios->layout->parity && ios->done && ore_write_is_partial(ios, len)) {
+		INIT_WORK(&ios->work, ore_write_work);
+		queue_work(ore_wq, &ios->work);
+		return 0;
+	}
+	err = ore_write_build(ios, &batch);
+	if (err)
+		return err;
+	return ore_start(ios, batch);
+}
+EXPORT_SYMBOL_GPL(ore_write);
+
+/* ------------------------------------------------------------------ */
+/* I/O states */
+
+static void ore_ios_finish(struct ore_io_state *ios)
+{
+	if (ios->sync_done)
+		complete(ios->sync_done);
+	else if (ios->done)
+		ios->done(ios, ios->private);
+}
+
+static int ore_alloc_ios(const struct ore_layout *layout,
+			 struct ore_components *oc, enum ore_io_kind kind,
+			 struct ore_io_state **pios)
+{
+	struct ore_io_state *ios;
+
+	if (!layout->num_comps || layout->num_comps > oc->numdevs) {
+		pr_err(ORE_PFX "object 0x%llx: layout of %u components over %u devices\n",
+		       oc->oid, layout->num_comps, oc->numdevs);
+		return -EINVAL;
+	}
+	ios = kzalloc(sizeof(*ios), GFP_NOIO);
+	if (!ios)
+		return -ENOMEM;
+	ios->kind = kind;
+	ios->layout = layout;
+	ios->oc = oc;
+	ios->failed_comp = -1;
+	kref_init(&ios->kref);
+	INIT_LIST_HEAD(&ios->own_pages);
+	atomic64_inc(&ore_stats.ios_live);
+	*pios = ios;
+	return 0;
+}
+
+/**
+ * ore_get_rw_state() - allocate an I/O state for a read or a write
+ * @layout: the object's layout, verified by ore_verify_layout()
+ * @oc: the object's components
+ * @is_reading: true for ore_read(), false for ore_write()
+ * @offset: logical offset, page aligned
+ * @length: bytes
+ * @pios: receives the I/O state; set its pages, done and private next
+ *
+ * Return: 0 or -ENOMEM, -EINVAL.
+ */
+int ore_get_rw_state(const struct ore_layout *layout,
+		     struct ore_components *oc, bool is_reading,
+		     u64 offset, u64 length, struct ore_io_state **pios)
+{
+	int err = ore_alloc_ios(layout, oc,
+				is_reading ? ORE_IO_READ : ORE_IO_WRITE, pios);
+
+	if (err)
+		return err;
+	(*pios)->offset = offset;
+	(*pios)->length = length;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ore_get_rw_state);
+
+/**
+ * ore_get_io_state() - allocate an I/O state for ore_create()/ore_remove()
+ * @layout: the object's layout, verified by ore_verify_layout()
+ * @oc: the object's components
+ * @pios: receives the I/O state
+ *
+ * Return: 0 or -ENOMEM, -EINVAL.
+ */
+int ore_get_io_state(const struct ore_layout *layout,
+		     struct ore_components *oc, struct ore_io_state **pios)
+{
+	return ore_alloc_ios(layout, oc, ORE_IO_CREATE, pios);
+}
+EXPORT_SYMBOL_GPL(ore_get_io_state);
+
+static void ore_ios_release(struct kref *kref)
+{
+	struct ore_io_state *ios = container_of(kref, struct ore_io_state,
+						kref);
+
+	ore_free_own_pages(ios);
+	kfree(ios);
+	atomic64_dec(&ore_stats.ios_live);
+}
+
+/**
+ * ore_put_io_state() - free an I/O state whose I/O is over
+ * @ios: the I/O state, or NULL
+ */
+void ore_put_io_state(struct ore_io_state *ios)
+{
+	if (ios)
+		kref_put(&ios->kref, ore_ios_release);
+}
+EXPORT_SYMBOL_GPL(ore_put_io_state);
+
+/**
+ * ore_check_io() - report the components that failed during an I/O
+ * @ios: an I/O state whose I/O is over
+ * @on_dev_error: called for each failed component, or NULL
+ *
+ * Return: @ios->error: 0 when the data was read or stored (possibly
+ * degraded, see @ios->degraded), or the negative errno of the I/O.
+ */
+int ore_check_io(struct ore_io_state *ios, ore_on_dev_error_fn on_dev_error)
+{
+	unsigned int comp;
+
+	if (on_dev_error)
+		for_each_set_bit(comp, ios->failed_mask, ios->layout->num_comps)
+			on_dev_error(ios, comp, ore_comp_store(ios->oc, comp),
+				     comp == ios->failed_comp ?
+				     ios->failed_offset : 0,
+				     ios->error ? ios->error : -EIO);
+	return ios->error;
+}
+EXPORT_SYMBOL_GPL(ore_check_io);
+
+/**
+ * ore_verify_layout() - check a layout and fill in its derived fields
+ * @num_devs: number of devices (object stores) available
+ * @layout: the layout; parity, data_width and the lengths are filled in
+ *
+ * Return: 0, or -EINVAL with a message naming the bad field.
+ */
+int ore_verify_layout(u32 num_devs, struct ore_layout *layout)
+{
+	const char *why;
+	int err = ore_layout_check(layout, num_devs, &why);
+
+	if (err)
+		pr_err(ORE_PFX "bad layout (raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, mirrors_p1 %u, %u devices): %s\n",
+		       layout->raid_algorithm, layout->stripe_unit,
+		       layout->group_width, layout->group_depth,
+		       layout->group_count, layout->mirrors_p1, num_devs, why);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_verify_layout);
+
+/* ------------------------------------------------------------------ */
+/* whole-object operations: create, remove, truncate, flush, length */
+
+/*
+ * Run @op on every component. A failed store or component counts against
+ * the layout's redundancy as for writes; returns 0 while every group keeps
+ * enough components, else the first error.
+ */
+static int ore_for_each_comp(struct ore_io_state *ios,
+			     int (*op)(struct ore_store *store, u32 comp,
+				       u64 oid, void *arg),
+			     void *arg, int ignore)
+{
+	const struct ore_layout *layout = ios->layout;
+	int first_err = 0;
+	u32 comp, g, p;
+
+	for (comp = 0; comp < layout->num_comps; comp++) {
+		struct ore_store *store = ore_comp_store(ios->oc, comp);
+		int err;
+
+		if (ore_store_failed(store)) {
+			ore_note_failure(ios, comp, 0);
+			continue;
+		}
+		err = op(store, comp, ios->oc->oid, arg);
+		if (err && err != ignore) {
+			pr_err(ORE_PFX "object 0x%llx on store %s: %d\n",
+			       ios->oc->oid, store->name, err);
+			atomic_inc(&store->nr_errors);
+			ore_note_failure(ios, comp, 0);
+			if (!first_err)
+				first_err = err;
+		}
+	}
+	if (!first_err && ios->failed_comp < 0)
+		return 0;
+	for (g = 0; g < layout->group_count; g++) {
+		u32 lost = 0;
+
+		for (p = 0; p < layout->group_width; p++)
+			lost += ore_pos_dead(ios, g, p);
+		if (lost > layout->parity)
+			return first_err ? first_err : -EIO;
+	}
+	ios->degraded = true;
+	return 0;
+}
+
+static int ore_op_create(struct ore_store *store, u32 comp, u64 oid,
+			 void *arg)
+{
+	int err = store->ops->create(store, oid);
+
+	if (err == -EEXIST)	/* a stale object: leave it empty */
+		err = store->ops->truncate(store, oid, 0);
+	return err;
+}
+
+static int ore_op_remove(struct ore_store *store, u32 comp, u64 oid,
+			 void *arg)
+{
+	return store->ops->remove(store, oid);
+}
+
+static int ore_op_flush(struct ore_store *store, u32 comp, u64 oid,
+			void *arg)
+{
+	return store->ops->flush(store, oid);
+}
+
+static void ore_ios_complete_sync(struct ore_io_state *ios, int err)
+{
+	ios->error = err;
+	if (ios->done)
+		ios->done(ios, ios->private);
+}
+
+/**
+ * ore_create() - create the object on every component
+ * @ios: an I/O state from ore_get_io_state()
+ *
+ * An object that exists already is truncated to zero. Runs synchronously;
+ * @ios->done, if set, is called before returning.
+ *
+ * Return: 0 (possibly degraded) or a negative errno.
+ */
+int ore_create(struct ore_io_state *ios)
+{
+	int err = ore_for_each_comp(ios, ore_op_create, NULL, 0);
+
+	ore_ios_complete_sync(ios, err);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_create);
+
+/**
+ * ore_remove() - remove the object from every component
+ * @ios: an I/O state from ore_get_io_state()
+ *
+ * A component that does not hold the object is not an error. Runs
+ * synchronously; @ios->done, if set, is called before returning.
+ *
+ * Return: 0 (possibly degraded) or a negative errno.
+ */
+int ore_remove(struct ore_io_state *ios)
+{
+	int err;
+
+	ios->kind = ORE_IO_REMOVE;
+	err = ore_for_each_comp(ios, ore_op_remove, NULL, -ENOENT);
+	ore_ios_complete_sync(ios, err);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_remove);
+
+struct ore_trunc_arg {
+	const struct ore_layout *layout;
+	u64 size;
+};
+
+static int ore_op_truncate(struct ore_store *store, u32 comp, u64 oid,
+			   void *arg)
+{
+	struct ore_trunc_arg *ta = arg;
+
+	return store->ops->truncate(store, oid,
+			ore_layout_obj_size(ta->layout, comp, ta->size));
+}
+
+/*
+ * Zero [size, end of its stripe) through a normal write, so the stripe's
+ * parity stops covering the bytes the truncation drops.
+ */
+static int ore_truncate_zero_tail(const struct ore_layout *layout,
+				  struct ore_components *oc, u64 size)
+{
+	struct ore_striping_info si;
+	struct ore_io_state *ios = NULL;
+	struct page **pages = NULL;
+	u64 start = round_down(size, PAGE_SIZE), end;
+	unsigned int n, i;
+	int err;
+
+	ore_calc_stripe_info(layout, size, &si);
+	if (si.first_stripe_start == size)
+		return 0;
+	end = si.first_stripe_start + layout->stripe_length;
+	n = (end - start) / PAGE_SIZE;
+	pages = kcalloc(n, sizeof(*pages), GFP_NOFS);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		pages[i] = ZERO_PAGE(0);
+	if (size != start) {
+		pages[0] = alloc_page(GFP_NOFS);
+		if (!pages[0]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		err = ore_get_rw_state(layout, oc, true, start, PAGE_SIZE, &ios);
+		if (err)
+			goto out;
+		ios->pages = pages;
+		ios->nr_pages = 1;
+		err = ore_read(ios);
+		ore_put_io_state(ios);
+		if (err)
+			goto out;
+		memzero_page(pages[0], size - start, PAGE_SIZE - (size - start));
+	}
+	err = ore_get_rw_state(layout, oc, false, start, end - start, &ios);
+	if (err)
+		goto out;
+	ios->pages = pages;
+	ios->nr_pages = n;
+	err = ore_write(ios);
+	ore_put_io_state(ios);
+out:
+	if (size != start && pages[0] && pages[0] != ZERO_PAGE(0))
+		__free_page(pages[0]);
+	kfree(pages);
+	return err;
+}
+
+/**
+ * ore_truncate() - set the logical length of an object
+ * @layout: the object's layout
+ * @oc: the object's components
+ * @size: the new logical length in bytes
+ *
+ * Each component object gets the length ore_layout_obj_size() gives. For
+ * parity layouts the rest of the stripe holding @size is first written
+ * with zeros, so parity stays true. The caller keeps other writes of that
+ * stripe out while this runs. Synchronous.
+ *
+ * Return: 0 (possibly degraded) or a negative errno.
+ */
+int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,
+		 u64 size)
+{
+	struct ore_trunc_arg ta = { layout, size };
+	struct ore_io_state *ios;
+	int err;
+
+	if (layout->parity) {
+		err = ore_truncate_zero_tail(layout, oc, size);
+		if (err)
+			return err;
+	}
+	err = ore_get_io_state(layout, oc, &ios);
+	if (err)
+		return err;
+	err = ore_for_each_comp(ios, ore_op_truncate, &ta, 0);
+	ore_put_io_state(ios);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_truncate);
+
+/**
+ * ore_flush() - make everything written to an object stable
+ * @layout: the object's layout
+ * @oc: the object's components (@oc->oid 0 flushes the whole stores)
+ *
+ * Return: 0 (possibly degraded) or a negative errno.
+ */
+int ore_flush(const struct ore_layout *layout, struct ore_components *oc)
+{
+	struct ore_io_state *ios;
+	int err;
+
+	err = ore_get_io_state(layout, oc, &ios);
+	if (err)
+		return err;
+	err = ore_for_each_comp(ios, ore_op_flush, NULL, 0);
+	ore_put_io_state(ios);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_flush);
+
+/* Logical offset of the last byte of @obj_len bytes on data component. */
+static bool ore_comp_last_byte(const struct ore_layout *layout, u32 comp,
+			       u64 obj_len, u64 *loff)
+{
+	u32 su = layout->stripe_unit;
+	u32 group = comp / layout->mirrors_p1 / layout->group_width;
+	u32 pos = comp / layout->mirrors_p1 % layout->group_width;
+	u64 row = (obj_len - 1) / su;
+	u64 M = row / layout->group_depth;
+	u64 N = row % layout->group_depth;
+	u32 col = 0;
+
+	while (ore_layout_stripe_pos(layout, row, col) != pos)
+		col++;
+	if (col >= layout->data_width)
+		return false;
+	*loff = M * layout->super_stripe + group * layout->group_length +
+		N * layout->stripe_length + (u64)col * su + (obj_len - 1) % su;
+	return true;
+}
+
+/**
+ * ore_length() - logical length of an object, from its components
+ * @layout: the object's layout
+ * @oc: the object's components
+ * @size: receives the length
+ *
+ * Derived from the component lengths (the extent of the furthest data byte
+ * stored); callers that keep the length themselves (exofs) need not call
+ * this.
+ *
+ * Return: 0 or a negative errno when no mirror of a component answers.
+ */
+int ore_length(const struct ore_layout *layout, struct ore_components *oc,
+	       u64 *size)
+{
+	u32 comp;
+
+	*size = 0;
+	for (comp = 0; comp < layout->num_comps; comp++) {
+		struct ore_store *store = ore_comp_store(oc, comp);
+		u64 len, last;
+
+		if (ore_store_failed(store) ||
+		    store->ops->length(store, oc->oid, &len))
+			continue;
+		if (len && ore_comp_last_byte(layout, comp, len, &last))
+			*size = max(*size, last + 1);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ore_length);
