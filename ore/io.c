@@ -558,11 +558,12 @@ static int ore_check_range(struct ore_io_state *ios, u64 *len)
 static int ore_start(struct ore_io_state *ios, struct ore_batch *batch)
 {
 	DECLARE_COMPLETION_ONSTACK(wait);
+	bool sync = !ios->done;
 
-	if (!ios->done)
+	if (sync)
 		ios->sync_done = &wait;
 	ore_batch_submit(batch);
-	if (ios->done)
+	if (!sync)	/* done() may have freed @ios already */
 		return 0;
 	wait_for_completion(&wait);
 	ios->sync_done = NULL;
