@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ore_bench: CPU cost of the engine's parity path, and a RAID5 full-stripe
+ * write over block stores. Loaded in the guest by bench/parity.sh; every
+ * figure is printed as one line "ore_bench: <name> <value> MB/s".
+ *
+ * Parameters:
+ *	bdevs=/dev/vda,/dev/vdb,...	block stores for the device figures
+ *	mbytes=N			data written per device figure
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/ktime.h>
+#include <linux/string.h>
+#include <linux/random.h>
+
+#include <ore/ore.h>
+
+static char *bdevs;
+module_param(bdevs, charp, 0444);
+MODULE_PARM_DESC(bdevs, "comma separated block devices for the device figures");
+static unsigned int mbytes = 256;
+module_param(mbytes, uint, 0444);
+MODULE_PARM_DESC(mbytes, "MiB written per device figure");
+
+/* A store that completes every I/O at once: the engine's CPU cost alone. */
+struct null_store {
+	struct ore_store store;
+};
+
+static void null_submit(struct ore_store_io *sio)
+{
+	sio->error = 0;
+	sio->end_io(sio);
+}
+
+static int null_ok(struct ore_store *store, u64 oid)
+{
+	return 0;
+}
+
+static int null_truncate(struct ore_store *store, u64 oid, u64 size)
+{
+	return 0;
+}
+
+static int null_length(struct ore_store *store, u64 oid, u64 *len)
+{
+	*len = 0;
+	return 0;
+}
+
+static void null_release(struct ore_store *store)
+{
+	kfree(container_of(store, struct null_store, store));
+}
+
+static const struct ore_store_ops null_store_ops = {
+	.submit		= null_submit,
+	.create		= null_ok,
+	.remove		= null_ok,
+	.truncate	= null_truncate,
+	.length		= null_length,
+	.flush		= null_ok,
+	.release	= null_release,
+};
+
+static struct ore_store *null_store_new(int i)
+{
+	struct null_store *ns = kzalloc(sizeof(*ns), GFP_KERNEL);
+
+	if (!ns)
+		return NULL;
+	ns->store.ops = &null_store_ops;
+	kref_init(&ns->store.kref);
+	snprintf(ns->store.name, sizeof(ns->store.name), "null%d", i);
+	return &ns->store;
+}
+
+/* In-flight window of asynchronous full-stripe writes. */
+struct bench_run {
+	atomic_t inflight;
+	wait_queue_head_t wait;
+	int error;
+};
+
+static void bench_done(struct ore_io_state *ios, void *private)
+{
+	struct bench_run *run = private;
+
+	if (ios->error)
+		run->error = ios->error;
+	ore_put_io_state(ios);
+	if (atomic_dec_and_test(&run->inflight))
+		wake_up(&run->wait);
+}
+
+/*
+ * Write @total bytes of whole stripes from @pages (one stripe's worth,
+ * reused) with up to @depth I/O states in flight; returns data MB/s.
+ */
+static long bench_write(struct ore_layout *layout, struct ore_components *oc,
+			struct page **pages, u64 total, unsigned int depth)
+{
+	u64 U = layout->stripe_length, off;
+	struct bench_run run = { };
+	ktime_t t0;
+	s64 ns;
+
+	atomic_set(&run.inflight, 1);
+	init_waitqueue_head(&run.wait);
+	t0 = ktime_get();
+	for (off = 0; off < total && !run.error; off += U) {
+		struct ore_io_state *ios;
+		int err;
+
+		wait_event(run.wait, atomic_read(&run.inflight) <= depth);
+		err = ore_get_rw_state(layout, oc, false, off, U, &ios);
+		if (err)
+			return err;
+		ios->pages = pages;
+		ios->nr_pages = U / PAGE_SIZE;
+		ios->done = bench_done;
+		ios->private = &run;
+		atomic_inc(&run.inflight);
+		err = ore_write(ios);
+		if (err) {
+			atomic_dec(&run.inflight);
+			ore_put_io_state(ios);
+			return err;
+		}
+	}
+	if (!atomic_dec_and_test(&run.inflight))
+		wait_event(run.wait, !atomic_read(&run.inflight));
+	if (run.error)
+		return run.error;
+	ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
+	return div64_s64(total * 1000, max_t(s64, ns, 1));	/* bytes/us */
+}
+
+static int bench_one(const char *name, u32 raid, u32 gw, u32 su,
+		     struct ore_store **stores, u32 nstores, u64 total)
+{
+	struct ore_layout layout = {
+		.stripe_unit = su, .group_width = gw, .group_depth = 1,
+		.group_count = 1, .mirrors_p1 = 1, .raid_algorithm = raid,
+	};
+	struct ore_components oc = {
+		.oid = 0x10000, .numdevs = nstores, .stores = stores,
+	};
+	struct page **pages;
+	unsigned int n, i;
+	long mbs;
+	int err;
+
+	err = ore_verify_layout(nstores, &layout);
+	if (err)
+		return err;
+	n = layout.stripe_length / PAGE_SIZE;
+	pages = kcalloc(n, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		get_random_bytes(page_address(pages[i]), PAGE_SIZE);
+	}
+	mbs = bench_write(&layout, &oc, pages, total, 16);
+	if (mbs < 0) {
+		err = mbs;
+		pr_err("ore_bench: %s failed: %d\n", name, err);
+	} else {
+		/* bytes per microsecond is MB/s (10^6) */
+		pr_info("ore_bench: %s %ld MB/s\n", name, mbs);
+	}
+out:
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			__free_page(pages[i]);
+	kfree(pages);
+	return err;
+}
+
+static void bench_cpu(void)
+{
+	struct ore_store *stores[8] = { };
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		stores[i] = null_store_new(i);
+		if (!stores[i])
+			goto out;
+	}
+	/* the kernel's xor benchmark is one 4 KiB block into another */
+	bench_one("cpu-raid5-gw3-su4k", ORE_RAID5, 3, PAGE_SIZE, stores, 8,
+		  256ULL << 20);
+	bench_one("cpu-raid5-gw4-su64k", ORE_RAID5, 4, 64 << 10, stores, 8,
+		  1024ULL << 20);
+	/* the kernel's raid6 benchmark is 8 disks of 4 KiB: 6 data */
+	bench_one("cpu-raid6-gw8-su4k", ORE_RAID6, 8, PAGE_SIZE, stores, 8,
+		  512ULL << 20);
+	bench_one("cpu-raid6-gw6-su64k", ORE_RAID6, 6, 64 << 10, stores, 8,
+		  1024ULL << 20);
+	bench_one("cpu-raid0-gw4-su64k", ORE_RAID0, 4, 64 << 10, stores, 8,
+		  1024ULL << 20);
+out:
+	for (i = 0; i < 8; i++)
+		if (stores[i])
+			ore_store_put(stores[i]);
+}
+
+static void bench_dev(void)
+{
+	struct ore_store *stores[16] = { };
+	char *list, *p, *name;
+	u32 n = 0, i;
+
+	list = kstrdup(bdevs, GFP_KERNEL);
+	if (!list)
+		return;
+	p = list;
+	while ((name = strsep(&p, ",")) && n < ARRAY_SIZE(stores)) {
+		stores[n] = ore_bdev_store_open(name, 0, 0, &bench_dev);
+		if (IS_ERR(stores[n])) {
+			pr_err("ore_bench: cannot open %s: %ld\n", name,
+			       PTR_ERR(stores[n]));
+			goto out;
+		}
+		n++;
+	}
+	bench_one("dev-raid0-su64k", ORE_RAID0, n, 64 << 10, stores, n,
+		  (u64)mbytes << 20);
+	bench_one("dev-raid5-su64k", ORE_RAID5, n, 64 << 10, stores, n,
+		  (u64)mbytes << 20);
+out:
+	for (i = 0; i < n; i++)
+		ore_store_put(stores[i]);
+	kfree(list);
+}
+
+static int __init ore_bench_init(void)
+{
+	bench_cpu();
+	if (bdevs)
+		bench_dev();
+	pr_info("ore_bench: done\n");
+	return 0;
+}
+
+static void __exit ore_bench_exit(void)
+{
+}
+
+module_init(ore_bench_init);
+module_exit(ore_bench_exit);
+MODULE_DESCRIPTION("ORE engine benchmarks");
+MODULE_LICENSE("GPL");
