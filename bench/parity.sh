@@ -1,0 +1,46 @@
+#!/bin/sh
+# Engine benchmark (issue 4): the engine's parity path against the kernel's
+# own xor/raid6 figures printed when xor.ko and raid6_pq.ko load, and a
+# RAID5 full-stripe write over 4 block stores against RAID0 (the raw
+# aggregate of the same disks through the same engine, no parity).
+#   make bench B=parity ARGS="--disks 4 --disk-size 2G"
+. /ore/tests/lib.sh
+
+insmod /ore/ore.ko || exit 1
+devs=""
+for d in /sys/block/vd*; do
+	devs="$devs${devs:+,}/dev/$(basename "$d")"
+done
+mark=$(dmesg_lines)
+insmod /ore/ore_bench.ko bdevs="$devs" mbytes=512 || exit 1
+rmmod ore_bench
+rmmod ore
+
+log=$(dmesg)
+fig() {	# fig NAME: MB/s the bench printed for NAME
+	echo "$log" | tail -n +$((mark + 1)) |
+		sed -n "s/.*ore_bench: $1 \([0-9]*\) MB\/s.*/\1/p" | tail -n 1
+}
+xor=$(echo "$log" | sed -n 's/.*xor: using function: .*(\([0-9]*\) MB\/sec).*/\1/p' | tail -n 1)
+r6=$(echo "$log" | sed -n 's/.*raid6: using algorithm .* gen() \([0-9]*\) MB\/s.*/\1/p' | tail -n 1)
+echo "$log" | grep -E "xor: using|raid6: using|raid6: .* recovery"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+r5a=$(fig cpu-raid5-gw3-su4k); r5b=$(fig cpu-raid5-gw4-su64k)
+r6a=$(fig cpu-raid6-gw8-su4k); r6b=$(fig cpu-raid6-gw6-su64k)
+r0=$(fig cpu-raid0-gw4-su64k)
+d0=$(fig dev-raid0-su64k); d5=$(fig dev-raid5-su64k)
+x2=$(fig raw-xor-dw2); x3=$(fig raw-xor-dw3); p6=$(fig raw-pq-dw6); p4=$(fig raw-pq-dw4)
+echo "== kernel figures: xor boot ${xor:-(not measured: arch template chosen)} MB/s, raid6 gen() boot ${r6:-?} MB/s"
+echo "== engine CPU path (null stores, full-stripe writes, data MB/s) against"
+echo "   the kernel's parity call alone on the same geometry (raw)"
+printf '%-34s %8s %10s %6s\n' figure "MB/s" raw ratio
+printf '%-34s %8s %10s %6s\n' "raid5 gw3 su4k" "$r5a" "$x2" "$(ratio "$r5a" "$x2")"
+printf '%-34s %8s %10s %6s\n' "raid5 gw4 su64k" "$r5b" "$x3" "$(ratio "$r5b" "$x3")"
+printf '%-34s %8s %10s %6s\n' "raid6 gw8 su4k" "$r6a" "$p6" "$(ratio "$r6a" "$p6")"
+printf '%-34s %8s %10s %6s\n' "raid6 gw6 su64k" "$r6b" "$p4" "$(ratio "$r6b" "$p4")"
+printf '%-34s %8s %10s %6s\n' "raid6 gw8 raw vs boot gen()" "$p6" "$r6" "$(ratio "$p6" "$r6")"
+printf '%-34s %8s\n' "raid0 gw4 su64k (no parity)" "$r0"
+echo "== block stores ($devs), full-stripe writes"
+printf '%-34s %8s\n' "raid0 (raw aggregate)" "$d0"
+printf '%-34s %8s %10s %6s\n' "raid5 vs raid0" "$d5" "$d0" "$(ratio "$d5" "$d0")"
