@@ -23,5 +23,7 @@ int ore_recover_pages(const struct ore_layout *layout, void **ptrs,
 /* store.c */
 void ore_store_init(struct ore_store *store, const struct ore_store_ops *ops,
 		    const char *name);
+bool ore_store_io_start(struct ore_store_io *sio);
+void ore_store_io_done(struct ore_store_io *sio, int error);
 
 #endif /* _ORE_INTERNAL_H */

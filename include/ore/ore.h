@@ -256,6 +256,10 @@ struct ore_stats {
 	atomic64_t rcw_stripes;		/* of those, reconstruct-write */
 	atomic64_t degraded_reads;	/* reads reconstructed from parity */
 	atomic64_t degraded_writes;	/* writes missing a component */
+	atomic64_t stores_live;		/* object stores open, not released */
+	atomic64_t store_files;		/* backing files held by file stores */
+	atomic64_t store_dio;		/* file store I/Os done as direct I/O */
+	atomic64_t store_buffered;	/* file store I/Os done buffered */
 };
 extern struct ore_stats ore_stats;
 

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ORE object stores: what every backend shares. A backend embeds
+ * &struct ore_store in its own struct, fills it with ore_store_init() and
+ * frees itself in its ->release hook, called when the last reference goes.
+ *
+ * Contexts (see docs/stores.md):
+ *  - ->submit() may sleep: call it from process context. Its ->end_io may
+ *    run in any context, hard interrupt included, and may run before
+ *    ->submit() returns.
+ *  - ore_store_put() may sleep (the release closes files and devices): call
+ *    it from process context, never from an ->end_io.
+ *  - The caller keeps its reference to the store, and the ore_store_io with
+ *    its bvec array and pages, until ->end_io has been called.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+/**
+ * ore_store_init - set up the common part of a new store
+ * @store: the store, embedded in the backend's struct
+ * @ops: the backend's operations
+ * @name: for messages; truncated to fit &ore_store.name
+ *
+ * The store starts with one reference, owned by the caller of the
+ * backend's open function, and counts in &ore_stats.stores_live until it is
+ * released.
+ */
+void ore_store_init(struct ore_store *store, const struct ore_store_ops *ops,
+		    const char *name)
+{
+	store->ops = ops;
+	kref_init(&store->kref);
+	store->flags = 0;
+	strscpy(store->name, name, sizeof(store->name));
+	atomic_set(&store->nr_errors, 0);
+	atomic64_inc(&ore_stats.stores_live);
+}
+
+/**
+ * ore_store_get - take a reference to a store
+ * @store: the store
+ */
+void ore_store_get(struct ore_store *store)
+{
+	kref_get(&store->kref);
+}
+EXPORT_SYMBOL_GPL(ore_store_get);
+
+static void ore_store_release(struct kref *kref)
+{
+	struct ore_store *store = container_of(kref, struct ore_store, kref);
+
+	store->ops->release(store);
+	atomic64_dec(&ore_stats.stores_live);
+}
+
+/**
+ * ore_store_put - drop a reference to a store
+ * @store: the store, or NULL
+ *
+ * The last reference closes the store's files or devices, so this may
+ * sleep: call it from process context, never from an &ore_store_io.end_io.
+ * No I/O may be in flight on the store when its last reference goes.
+ */
+void ore_store_put(struct ore_store *store)
+{
+	might_sleep();
+	if (store)
+		kref_put(&store->kref, ore_store_release);
+}
+EXPORT_SYMBOL_GPL(ore_store_put);
+
+/**
+ * ore_store_set_failed - mark a store failed or working again
+ * @store: the store
+ * @failed: true to fail it
+ *
+ * A failed store takes no I/O: the backends complete every submitted
+ * &ore_store_io at once with -EIO, and the engine treats the store's
+ * components as missing. The other operations (create, remove, truncate,
+ * length, flush) return -EIO too.
+ */
+void ore_store_set_failed(struct ore_store *store, bool failed)
+{
+	if (failed) {
+		if (!test_and_set_bit(ORE_STORE_FAILED, &store->flags))
+			pr_warn(ORE_PFX "store %s marked failed\n", store->name);
+	} else {
+		if (test_and_clear_bit(ORE_STORE_FAILED, &store->flags))
+			pr_info(ORE_PFX "store %s back in service\n",
+				store->name);
+	}
+}
+EXPORT_SYMBOL_GPL(ore_store_set_failed);
+
+/**
+ * ore_store_failed - is the store marked failed?
+ * @store: the store
+ *
+ * Return: true when ore_store_set_failed() failed it.
+ */
+bool ore_store_failed(const struct ore_store *store)
+{
+	return test_bit(ORE_STORE_FAILED, &store->flags);
+}
+EXPORT_SYMBOL_GPL(ore_store_failed);
+
+/*
+ * Complete @sio with @error. Backends count the errors of their device in
+ * &ore_store.nr_errors themselves; refusals (failed store, bad request) are
+ * not counted.
+ */
+void ore_store_io_done(struct ore_store_io *sio, int error)
+{
+	sio->error = error;
+	sio->end_io(sio);
+}
+
+/*
+ * Checks every backend makes before starting @sio. Returns true when the
+ * backend should go on; false when @sio has been completed here already:
+ * with -EIO on a failed store, -EINVAL when @sio->len is not the sum of the
+ * bvec lengths, 0 when there is nothing to transfer.
+ */
+bool ore_store_io_start(struct ore_store_io *sio)
+{
+	struct ore_store *store = sio->store;
+	u64 bytes = 0;
+	unsigned int i;
+
+	if (ore_store_failed(store)) {
+		ore_store_io_done(sio, -EIO);
+		return false;
+	}
+	for (i = 0; i < sio->nr_bvec; i++)
+		bytes += sio->bvec[i].bv_len;
+	if (bytes != sio->len) {
+		pr_err(ORE_PFX "store %s: oid 0x%llx offset %llu: %s of %u bytes has %llu bytes in %u bvecs\n",
+		       store->name, sio->oid, sio->offset,
+		       sio->write ? "write" : "read", sio->len, bytes,
+		       sio->nr_bvec);
+		ore_store_io_done(sio, -EINVAL);
+		return false;
+	}
+	if (!sio->len) {
+		ore_store_io_done(sio, 0);
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ORE block store: the store holds one object, a byte range of a block
+ * device. The oid of every request is ignored; create, remove and truncate
+ * do nothing; the length is the range's. I/O is bios straight to the
+ * device.
+ *
+ * Offsets, lengths and every bvec's offset and length must be multiples of
+ * the device's logical block size. A write past the end of the range fails
+ * with -ENOSPC; a read past it returns zeros there, as a read past the end
+ * of any object does.
+ *
+ * Contexts: ->submit() may sleep (bio allocation); &ore_store_io.end_io
+ * runs in bio completion context (hard or soft interrupt), or in
+ * ->submit() itself when the request is refused.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/file.h>
+#include <linux/highmem.h>
+
+#include "internal.h"
+
+/**
+ * struct ore_bdev_store - an object store on a block device range
+ * @store: the common part
+ * @bdev_file: the open device
+ * @bdev: its block device
+ * @start: byte offset of the object on the device
+ * @len: bytes of the object
+ * @lbs_mask: logical block size - 1
+ */
+struct ore_bdev_store {
+	struct ore_store store;
+	struct file *bdev_file;
+	struct block_device *bdev;
+	u64 start;
+	u64 len;
+	u32 lbs_mask;
+};
+
+static inline struct ore_bdev_store *to_bdev_store(struct ore_store *store)
+{
+	return container_of(store, struct ore_bdev_store, store);
+}
+
+/* ->bi_end_io of the last bio of a request; the others are chained to it. */
+static void ore_bdev_end_io(struct bio *bio)
+{
+	struct ore_store_io *sio = bio->bi_private;
+	int error = blk_status_to_errno(bio->bi_status);
+
+	bio_put(bio);
+	if (error) {
+		atomic_inc(&sio->store->nr_errors);
+		pr_err_ratelimited(ORE_PFX "store %s: offset %llu: %s of %u bytes failed: %d\n",
+				   sio->store->name, sio->offset,
+				   sio->write ? "write" : "read", sio->len,
+				   error);
+	}
+	ore_store_io_done(sio, error);
+}
+
+/* Zero the bytes of @sio from @from to the end. */
+static void ore_bdev_zero_tail(struct ore_store_io *sio, u32 from)
+{
+	unsigned int i;
+	u32 pos = 0;
+
+	for (i = 0; i < sio->nr_bvec; i++) {
+		struct bio_vec bv = sio->bvec[i];
+
+		if (pos + bv.bv_len > from) {
+			u32 skip = from > pos ? from - pos : 0;
+
+			bv.bv_offset += skip;
+			bv.bv_len -= skip;
+			memzero_bvec(&bv);
+		}
+		pos += sio->bvec[i].bv_len;
+	}
+}
+
+/* Is every offset and length of @sio a multiple of the logical block? */
+static bool ore_bdev_aligned(const struct ore_bdev_store *bs,
+			     const struct ore_store_io *sio)
+{
+	unsigned int i;
+
+	if ((sio->offset | sio->len) & bs->lbs_mask)
+		return false;
+	for (i = 0; i < sio->nr_bvec; i++)
+		if ((sio->bvec[i].bv_offset | sio->bvec[i].bv_len) &
+		    bs->lbs_mask)
+			return false;
+	return true;
+}
+
+static struct bio *ore_bdev_alloc_bio(struct ore_bdev_store *bs,
+				      struct ore_store_io *sio,
+				      unsigned int nr_vecs, sector_t sector)
+{
+	blk_opf_t opf = REQ_OP_READ;
+	struct bio *bio;
+
+	if (sio->write)
+		opf = REQ_OP_WRITE | (sio->fua ? REQ_SYNC | REQ_FUA : 0);
+	bio = bio_alloc(bs->bdev, min_t(unsigned int, nr_vecs, BIO_MAX_VECS),
+			opf, GFP_NOIO);
+	bio->bi_iter.bi_sector = sector;
+	bio->bi_end_io = ore_bdev_end_io;
+	bio->bi_private = sio;
+	return bio;
+}
+
+static void ore_bdev_submit(struct ore_store_io *sio)
+{
+	struct ore_bdev_store *bs = to_bdev_store(sio->store);
+	u32 bytes = sio->len, added = 0;
+	struct bio *bio, *next;
+	unsigned int i;
+
+	if (!ore_store_io_start(sio))
+		return;
+	if (!ore_bdev_aligned(bs, sio)) {
+		pr_err_ratelimited(ORE_PFX "store %s: offset %llu: %s of %u bytes is not aligned to the %u-byte logical block\n",
+				   sio->store->name, sio->offset,
+				   sio->write ? "write" : "read", sio->len,
+				   bs->lbs_mask + 1);
+		ore_store_io_done(sio, -EINVAL);
+		return;
+	}
+	if (sio->offset >= bs->len || sio->len > bs->len - sio->offset) {
+		if (sio->write) {
+			pr_err_ratelimited(ORE_PFX "store %s: write of %u bytes at offset %llu is past the end of the %llu-byte store\n",
+					   sio->store->name, sio->len,
+					   sio->offset, bs->len);
+			ore_store_io_done(sio, -ENOSPC);
+			return;
+		}
+		bytes = sio->offset >= bs->len ? 0 : bs->len - sio->offset;
+		ore_bdev_zero_tail(sio, bytes);
+		if (!bytes) {
+			ore_store_io_done(sio, 0);
+			return;
+		}
+	}
+
+	bio = ore_bdev_alloc_bio(bs, sio, sio->nr_bvec,
+				 (bs->start + sio->offset) >> SECTOR_SHIFT);
+	for (i = 0; i < sio->nr_bvec && added < bytes; i++) {
+		const struct bio_vec *bv = &sio->bvec[i];
+		u32 len = min(bv->bv_len, bytes - added);
+
+		if (!len)
+			continue;
+		if (bio_add_page(bio, bv->bv_page, len, bv->bv_offset) == len) {
+			added += len;
+			continue;
+		}
+		/* Full: chain a new bio that completes after this one. */
+		next = ore_bdev_alloc_bio(bs, sio, sio->nr_bvec - i,
+					  bio_end_sector(bio));
+		bio_chain(bio, next);
+		submit_bio(bio);
+		bio = next;
+		__bio_add_page(bio, bv->bv_page, len, bv->bv_offset);
+		added += len;
+	}
+	submit_bio(bio);
+}
+
+static int ore_bdev_nop(struct ore_store *store, u64 oid)
+{
+	return ore_store_failed(store) ? -EIO : 0;
+}
+
+static int ore_bdev_truncate(struct ore_store *store, u64 oid, u64 size)
+{
+	return ore_store_failed(store) ? -EIO : 0;
+}
+
+static int ore_bdev_length(struct ore_store *store, u64 oid, u64 *len)
+{
+	if (ore_store_failed(store))
+		return -EIO;
+	*len = to_bdev_store(store)->len;
+	return 0;
+}
+
+static int ore_bdev_flush(struct ore_store *store, u64 oid)
+{
+	int err;
+
+	if (ore_store_failed(store))
+		return -EIO;
+	err = blkdev_issue_flush(to_bdev_store(store)->bdev);
+	if (err)
+		pr_err(ORE_PFX "store %s: cache flush failed: %d\n",
+		       store->name, err);
+	return err;
+}
+
+static void ore_bdev_release(struct ore_store *store)
+{
+	struct ore_bdev_store *bs = to_bdev_store(store);
+
+	bdev_fput(bs->bdev_file);
+	kfree(bs);
+}
+
+static const struct ore_store_ops ore_bdev_store_ops = {
+	.submit		= ore_bdev_submit,
+	.create		= ore_bdev_nop,
+	.remove		= ore_bdev_nop,
+	.truncate	= ore_bdev_truncate,
+	.length		= ore_bdev_length,
+	.flush		= ore_bdev_flush,
+	.release	= ore_bdev_release,
+};
+
+/**
+ * ore_bdev_store_open - open a block device range as an object store
+ * @path: the device node, e.g. "/dev/vde"
+ * @start: byte offset of the range, a multiple of the logical block size
+ * @len: bytes of the range, a multiple of the logical block size; 0 for
+ *	everything from @start to the end of the device
+ * @holder: exclusive holder of the device (see bdev_file_open_by_path()),
+ *	or NULL to share it
+ *
+ * The store holds a single object, the range: every oid names it. Must be
+ * called from process context.
+ *
+ * Return: the store with one reference (drop it with ore_store_put()), or
+ * ERR_PTR: the error of opening @path (-ENOENT, -ENOTBLK, -EBUSY when
+ * another holder has it, ...), -EINVAL when the range is misaligned, empty
+ * or does not fit the device, -ENOMEM.
+ */
+struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
+				      void *holder)
+{
+	struct ore_bdev_store *bs;
+	struct block_device *bdev;
+	struct file *bdev_file;
+	u64 size;
+	u32 lbs;
+	int err;
+
+	bdev_file = bdev_file_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE,
+					   holder, NULL);
+	if (IS_ERR(bdev_file)) {
+		err = PTR_ERR(bdev_file);
+		pr_err(ORE_PFX "block store %s: cannot open the device: %d\n",
+		       path, err);
+		return ERR_PTR(err);
+	}
+	bdev = file_bdev(bdev_file);
+	size = bdev_nr_bytes(bdev);
+	lbs = bdev_logical_block_size(bdev);
+
+	err = -EINVAL;
+	if ((start | len) & (lbs - 1)) {
+		pr_err(ORE_PFX "block store %s: range %llu+%llu is not aligned to the %u-byte logical block\n",
+		       path, start, len, lbs);
+		goto out_put;
+	}
+	if (start >= size || len > size - start) {
+		pr_err(ORE_PFX "block store %s: range %llu+%llu does not fit the %llu-byte device\n",
+		       path, start, len, size);
+		goto out_put;
+	}
+	if (!len)
+		len = size - start;
+
+	err = -ENOMEM;
+	bs = kzalloc(sizeof(*bs), GFP_KERNEL);
+	if (!bs) {
+		pr_err(ORE_PFX "block store %s: out of memory\n", path);
+		goto out_put;
+	}
+	bs->bdev_file = bdev_file;
+	bs->bdev = bdev;
+	bs->start = start;
+	bs->len = len;
+	bs->lbs_mask = lbs - 1;
+	ore_store_init(&bs->store, &ore_bdev_store_ops, path);
+	return &bs->store;
+
+out_put:
+	bdev_fput(bdev_file);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(ore_bdev_store_open);

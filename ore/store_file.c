@@ -1,0 +1,846 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ORE file store: an object store is a directory on a mounted filesystem,
+ * one backing file per object.
+ *
+ * Naming: object @oid lives in "<root>/<oid>", the oid printed in lowercase
+ * hexadecimal without leading zeros or prefix ("%llx": oid 0x10002 is the
+ * file "10002"). Nothing else in the directory is looked at. Objects are
+ * sparse: a read of a missing object, of a hole or past the end of the file
+ * returns zeros; a write or a truncate creates the file (mode 0600).
+ *
+ * I/O goes through kiocbs on the backing file, as fs/cachefiles/io.c and
+ * drivers/block/loop.c do. A request whose offset, length and every bvec
+ * are aligned for direct I/O (see ore_file_dio_ok()) is sent as an async
+ * IOCB_DIRECT kiocb from ->submit(); every other one, and the remainder of
+ * a short direct transfer, runs buffered from the store's workqueue. Both
+ * run with memalloc_nofs_save(), so that writeback of a filesystem above
+ * ORE cannot recurse into its own reclaim through this store. Every VFS
+ * call runs with the credentials of whoever opened the store.
+ *
+ * Open backing files are kept in a small cache per store (hash by oid, LRU
+ * eviction beyond ORE_FILE_CACHE_MAX). Each in-flight I/O holds a
+ * reference to its &struct ore_file_obj, so evicting an entry while I/O
+ * runs on it is safe: the file is closed when the last I/O ends.
+ *
+ * Contexts: ->submit() and the other hooks may sleep. &ore_store_io.end_io
+ * is called from the direct I/O completion (bio completion: hard or soft
+ * interrupt), from the store's workqueue, or from ->submit() itself.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/fs.h>
+#include <linux/file.h>
+#include <linux/namei.h>
+#include <linux/mount.h>
+#include <linux/stat.h>
+#include <linux/uio.h>
+#include <linux/cred.h>
+#include <linux/errseq.h>
+#include <linux/hashtable.h>
+#include <linux/workqueue.h>
+#include <linux/sched/mm.h>
+#include <linux/ioprio.h>
+
+#include "internal.h"
+
+/* Backing files kept open per store. */
+#define ORE_FILE_CACHE_MAX	128
+#define ORE_FILE_HASH_BITS	6
+/* Room for "%llx" of a u64 and the NUL. */
+#define ORE_FILE_NAME_LEN	17
+#define ORE_FILE_OPEN_FLAGS	(O_RDWR | O_LARGEFILE | O_NOATIME)
+
+/**
+ * struct ore_file_obj - one open backing file
+ * @node: in &ore_file_store.hash while cached
+ * @lru: in &ore_file_store.lru while cached, most recently used first
+ * @oid: the object
+ * @ref: one for the cache while hashed, one per user (an I/O, a hook)
+ * @file: the open backing file
+ * @dio_off_align: file offset and length alignment for direct I/O, 0 when
+ *	the file cannot do direct I/O
+ * @dio_mem_align: memory alignment for direct I/O
+ */
+struct ore_file_obj {
+	struct hlist_node node;
+	struct list_head lru;
+	u64 oid;
+	refcount_t ref;
+	struct file *file;
+	u32 dio_off_align;
+	u32 dio_mem_align;
+};
+
+/**
+ * struct ore_file_store - an object store in a directory
+ * @store: the common part
+ * @dir: the open root directory
+ * @cred: credentials of the opener; every VFS call runs with them
+ * @wq: buffered I/O and the remainders of short direct I/O
+ * @lock: protects @hash, @lru and @nr_cached
+ * @hash: the cached &struct ore_file_obj, by oid
+ * @lru: the same, most recently used first
+ * @nr_cached: entries in @hash
+ */
+struct ore_file_store {
+	struct ore_store store;
+	struct file *dir;
+	const struct cred *cred;
+	struct workqueue_struct *wq;
+	spinlock_t lock;		/* hash, lru, nr_cached */
+	DECLARE_HASHTABLE(hash, ORE_FILE_HASH_BITS);
+	struct list_head lru;
+	unsigned int nr_cached;
+};
+
+/**
+ * struct ore_file_io - one &ore_store_io in flight on a backing file
+ * @iocb: the kiocb of the direct I/O; its completion finds us by
+ *	container_of()
+ * @ref: one for the completion, one for ->submit() while it runs
+ * @sio: the request
+ * @fo: the backing file
+ * @fs: the store
+ * @done: bytes transferred so far
+ * @work: runs the buffered part on &ore_file_store.wq
+ */
+struct ore_file_io {
+	struct kiocb iocb;
+	refcount_t ref;
+	struct ore_store_io *sio;
+	struct ore_file_obj *fo;
+	struct ore_file_store *fs;
+	u32 done;
+	struct work_struct work;
+};
+
+static atomic_t ore_file_store_ids = ATOMIC_INIT(0);
+
+static inline struct ore_file_store *to_file_store(struct ore_store *store)
+{
+	return container_of(store, struct ore_file_store, store);
+}
+
+static void ore_file_name(char *name, u64 oid)
+{
+	snprintf(name, ORE_FILE_NAME_LEN, "%llx", oid);
+}
+
+/*
+ * Drop a reference to @fo. From any context with @sync false (the file is
+ * closed by fput()'s deferred work); @sync true closes it now and may only
+ * be used in process context.
+ */
+static void ore_file_obj_put(struct ore_file_obj *fo, bool sync)
+{
+	if (!refcount_dec_and_test(&fo->ref))
+		return;
+	if (sync)
+		__fput_sync(fo->file);
+	else
+		fput(fo->file);
+	kfree(fo);
+	atomic64_dec(&ore_stats.store_files);
+}
+
+/* Find out whether and how @fo->file can do direct I/O. */
+static void ore_file_obj_dio(struct ore_file_obj *fo)
+{
+	struct kstat st;
+
+	if (!(fo->file->f_mode & FMODE_CAN_ODIRECT))
+		return;
+	if (vfs_getattr(&fo->file->f_path, &st, STATX_DIOALIGN,
+			AT_STATX_SYNC_AS_STAT))
+		return;
+	if (!(st.result_mask & STATX_DIOALIGN) || !st.dio_offset_align ||
+	    !st.dio_mem_align)
+		return;
+	/*
+	 * Sub-block direct writes are legal but make ext4 and xfs serialize
+	 * and zero around them: ask for whole filesystem blocks.
+	 */
+	fo->dio_off_align = max_t(u32, st.dio_offset_align,
+				  i_blocksize(file_inode(fo->file)));
+	fo->dio_mem_align = st.dio_mem_align;
+}
+
+/* The cached entry of @oid with a reference taken, or NULL. Under lock. */
+static struct ore_file_obj *ore_file_lookup(struct ore_file_store *fs,
+					    u64 oid)
+{
+	struct ore_file_obj *fo;
+
+	hash_for_each_possible(fs->hash, fo, node, oid) {
+		if (fo->oid == oid) {
+			refcount_inc(&fo->ref);
+			list_move(&fo->lru, &fs->lru);
+			return fo;
+		}
+	}
+	return NULL;
+}
+
+/* Take @fo out of the cache. Under lock; the caller drops the cache's ref. */
+static void ore_file_unhash(struct ore_file_store *fs, struct ore_file_obj *fo)
+{
+	hash_del(&fo->node);
+	list_del_init(&fo->lru);
+	fs->nr_cached--;
+}
+
+/*
+ * Put @file, just opened for @oid, in the cache and return its entry with
+ * a reference for the caller; when another thread cached @oid meanwhile,
+ * close @file and return that entry instead.
+ */
+static struct ore_file_obj *ore_file_insert(struct ore_file_store *fs,
+					    u64 oid, struct file *file)
+{
+	struct ore_file_obj *fo, *old, *victim, *next;
+	LIST_HEAD(evicted);
+
+	fo = kzalloc(sizeof(*fo), GFP_NOFS);
+	if (!fo) {
+		fput(file);
+		return ERR_PTR(-ENOMEM);
+	}
+	fo->oid = oid;
+	fo->file = file;
+	refcount_set(&fo->ref, 2);
+	INIT_LIST_HEAD(&fo->lru);
+	ore_file_obj_dio(fo);
+	atomic64_inc(&ore_stats.store_files);
+
+	spin_lock(&fs->lock);
+	old = ore_file_lookup(fs, oid);
+	if (old) {
+		spin_unlock(&fs->lock);
+		refcount_set(&fo->ref, 1);
+		ore_file_obj_put(fo, false);
+		return old;
+	}
+	hash_add(fs->hash, &fo->node, oid);
+	list_add(&fo->lru, &fs->lru);
+	fs->nr_cached++;
+	while (fs->nr_cached > ORE_FILE_CACHE_MAX) {
+		victim = list_last_entry(&fs->lru, struct ore_file_obj, lru);
+		ore_file_unhash(fs, victim);
+		list_add(&victim->lru, &evicted);
+	}
+	spin_unlock(&fs->lock);
+
+	list_for_each_entry_safe(victim, next, &evicted, lru) {
+		list_del_init(&victim->lru);
+		ore_file_obj_put(victim, false);
+	}
+	return fo;
+}
+
+/*
+ * Open object @oid with a reference for the caller: from the cache, else
+ * from the directory, creating the file when @create. Returns -ENOENT
+ * when the object does not exist and !@create. Runs with the store's
+ * credentials.
+ */
+static struct ore_file_obj *ore_file_get(struct ore_file_store *fs, u64 oid,
+					 bool create)
+{
+	char name[ORE_FILE_NAME_LEN];
+	const struct cred *old_cred;
+	struct ore_file_obj *fo;
+	struct file *file;
+
+	spin_lock(&fs->lock);
+	fo = ore_file_lookup(fs, oid);
+	spin_unlock(&fs->lock);
+	if (fo)
+		return fo;
+
+	ore_file_name(name, oid);
+	old_cred = override_creds(fs->cred);
+	file = file_open_root(&fs->dir->f_path, name,
+			      ORE_FILE_OPEN_FLAGS | (create ? O_CREAT : 0),
+			      0600);
+	revert_creds(old_cred);
+	if (IS_ERR(file))
+		return ERR_CAST(file);
+	return ore_file_insert(fs, oid, file);
+}
+
+/* Drop the cache's reference to @oid, if cached. */
+static void ore_file_forget(struct ore_file_store *fs, u64 oid)
+{
+	struct ore_file_obj *fo;
+
+	spin_lock(&fs->lock);
+	fo = ore_file_lookup(fs, oid);
+	if (fo)
+		ore_file_unhash(fs, fo);
+	spin_unlock(&fs->lock);
+	if (fo) {
+		ore_file_obj_put(fo, false);	/* the lookup's */
+		ore_file_obj_put(fo, true);	/* the cache's */
+	}
+}
+
+/* --------------------------------------------------------------------
+ * I/O
+ */
+
+static void ore_file_io_put(struct ore_file_io *fio)
+{
+	if (refcount_dec_and_test(&fio->ref)) {
+		ore_file_obj_put(fio->fo, false);
+		kfree(fio);
+	}
+}
+
+/* Zero the bytes of @sio from @from to the end. Any context. */
+static void ore_file_zero_tail(struct ore_store_io *sio, u32 from)
+{
+	struct iov_iter iter;
+
+	iov_iter_bvec(&iter, ITER_DEST, sio->bvec, sio->nr_bvec, sio->len);
+	iov_iter_advance(&iter, from);
+	iov_iter_zero(sio->len - from, &iter);
+}
+
+/* Complete @fio's request with @error and drop the completion's ref. */
+static void ore_file_io_finish(struct ore_file_io *fio, long error)
+{
+	struct ore_store_io *sio = fio->sio;
+
+	switch (error) {
+	case 0:
+		break;
+	case -ERESTARTSYS:
+	case -ERESTARTNOINTR:
+	case -ERESTARTNOHAND:
+	case -ERESTART_RESTARTBLOCK:
+		error = -EINTR;
+		fallthrough;
+	default:
+		atomic_inc(&sio->store->nr_errors);
+		pr_err_ratelimited(ORE_PFX "store %s: oid 0x%llx offset %llu: %s of %u bytes failed at byte %u: %ld\n",
+				   sio->store->name, sio->oid, sio->offset,
+				   sio->write ? "write" : "read", sio->len,
+				   fio->done, error);
+		break;
+	}
+	ore_store_io_done(sio, error);
+	ore_file_io_put(fio);
+}
+
+/* Buffered transfer of what is left of @fio; sleeps. Returns 0 or -errno. */
+static long ore_file_rw_buffered(struct ore_file_io *fio)
+{
+	struct ore_store_io *sio = fio->sio;
+	struct file *file = fio->fo->file;
+	struct iov_iter iter;
+	struct kiocb kiocb;
+	ssize_t ret;
+
+	atomic64_inc(&ore_stats.store_buffered);
+	while (fio->done < sio->len) {
+		init_sync_kiocb(&kiocb, file);
+		kiocb.ki_pos = sio->offset + fio->done;
+		if (sio->write && sio->fua)
+			kiocb.ki_flags |= IOCB_DSYNC;
+		iov_iter_bvec(&iter, sio->write ? ITER_SOURCE : ITER_DEST,
+			      sio->bvec, sio->nr_bvec, sio->len);
+		iov_iter_advance(&iter, fio->done);
+		if (sio->write)
+			ret = vfs_iocb_iter_write(file, &kiocb, &iter);
+		else
+			ret = vfs_iocb_iter_read(file, &kiocb, &iter);
+		if (ret < 0)
+			return ret;
+		if (ret == 0) {
+			if (sio->write)
+				return -EIO;
+			ore_file_zero_tail(sio, fio->done);	/* EOF */
+			fio->done = sio->len;
+			break;
+		}
+		fio->done += ret;
+	}
+	return 0;
+}
+
+static void ore_file_io_work(struct work_struct *work)
+{
+	struct ore_file_io *fio = container_of(work, struct ore_file_io, work);
+	unsigned int old_local = current->flags & PF_LOCAL_THROTTLE;
+	const struct cred *old_cred;
+	unsigned int nofs;
+	long ret;
+
+	/* As loop's worker: throttle only against the backing device. */
+	current->flags |= PF_LOCAL_THROTTLE;
+	nofs = memalloc_nofs_save();
+	old_cred = override_creds(fio->fs->cred);
+	ret = ore_file_rw_buffered(fio);
+	revert_creds(old_cred);
+	memalloc_nofs_restore(nofs);
+	current->flags = (current->flags & ~PF_LOCAL_THROTTLE) | old_local;
+	ore_file_io_finish(fio, ret);
+}
+
+/*
+ * A direct transfer ended with @ret (bytes or -errno). Finish the request,
+ * or queue the buffered path for what is left. Any context; holds the
+ * completion's reference.
+ */
+static void ore_file_dio_end(struct ore_file_io *fio, long ret)
+{
+	struct ore_store_io *sio = fio->sio;
+
+	if (ret < 0) {
+		ore_file_io_finish(fio, ret);
+		return;
+	}
+	fio->done += min_t(u32, ret, sio->len - fio->done);
+	if (fio->done == sio->len) {
+		ore_file_io_finish(fio, 0);
+		return;
+	}
+	if (!sio->write &&
+	    sio->offset + fio->done >= i_size_read(file_inode(fio->fo->file))) {
+		ore_file_zero_tail(sio, fio->done);	/* read past EOF */
+		fio->done = sio->len;
+		ore_file_io_finish(fio, 0);
+		return;
+	}
+	queue_work(fio->fs->wq, &fio->work);
+}
+
+/* ->ki_complete of an async direct kiocb; bio completion context. */
+static void ore_file_dio_complete(struct kiocb *iocb, long ret)
+{
+	struct ore_file_io *fio = container_of(iocb, struct ore_file_io, iocb);
+
+	if (fio->sio->write)
+		kiocb_end_write(iocb);
+	ore_file_dio_end(fio, ret);
+}
+
+/*
+ * Can @sio go as direct I/O on @fo? Offset and length must be multiples
+ * of the file's offset alignment, every bvec's offset and length of its
+ * memory alignment.
+ */
+static bool ore_file_dio_ok(const struct ore_file_obj *fo,
+			    const struct ore_store_io *sio)
+{
+	u32 off_mask = READ_ONCE(fo->dio_off_align) - 1;
+	u32 mem_mask = fo->dio_mem_align - 1;
+	unsigned int i;
+
+	if (off_mask == (u32)-1)
+		return false;
+	if ((sio->offset | sio->len) & off_mask)
+		return false;
+	for (i = 0; i < sio->nr_bvec; i++)
+		if ((sio->bvec[i].bv_offset | sio->bvec[i].bv_len) & mem_mask)
+			return false;
+	return true;
+}
+
+/*
+ * Start the direct transfer of @fio. The kiocb completes either through
+ * ore_file_dio_complete() (-EIOCBQUEUED) or here, synchronously.
+ */
+static void ore_file_dio_start(struct ore_file_io *fio)
+{
+	struct ore_store_io *sio = fio->sio;
+	struct file *file = fio->fo->file;
+	struct kiocb *iocb = &fio->iocb;
+	struct iov_iter iter;
+	ssize_t ret;
+
+	iocb->ki_filp = file;
+	iocb->ki_pos = sio->offset;
+	iocb->ki_flags = IOCB_DIRECT;
+	if (sio->write)
+		iocb->ki_flags |= IOCB_WRITE | (sio->fua ? IOCB_DSYNC : 0);
+	iocb->ki_ioprio = get_current_ioprio();
+	iocb->ki_complete = ore_file_dio_complete;
+	iov_iter_bvec(&iter, sio->write ? ITER_SOURCE : ITER_DEST,
+		      sio->bvec, sio->nr_bvec, sio->len);
+
+	atomic64_inc(&ore_stats.store_dio);
+	refcount_inc(&fio->ref);	/* ours, until the call returns */
+	if (sio->write)
+		ret = vfs_iocb_iter_write(file, iocb, &iter);
+	else
+		ret = vfs_iocb_iter_read(file, iocb, &iter);
+	switch (ret) {
+	case -EIOCBQUEUED:
+		break;
+	case -EINVAL:
+	case -ENOTBLK:
+		/*
+		 * The filesystem refused direct I/O for this file after all
+		 * (nothing was transferred): stay buffered from now on.
+		 */
+		WRITE_ONCE(fio->fo->dio_off_align, 0);
+		queue_work(fio->fs->wq, &fio->work);
+		break;
+	default:
+		ore_file_dio_end(fio, ret);
+		break;
+	}
+	ore_file_io_put(fio);
+}
+
+static void ore_file_submit(struct ore_store_io *sio)
+{
+	struct ore_file_store *fs = to_file_store(sio->store);
+	const struct cred *old_cred;
+	struct ore_file_io *fio;
+	struct ore_file_obj *fo;
+	unsigned int nofs;
+
+	if (!ore_store_io_start(sio))
+		return;
+
+	nofs = memalloc_nofs_save();
+	fo = ore_file_get(fs, sio->oid, sio->write);
+	if (IS_ERR(fo)) {
+		if (PTR_ERR(fo) == -ENOENT && !sio->write) {
+			/* A missing object reads as zeros. */
+			ore_file_zero_tail(sio, 0);
+			ore_store_io_done(sio, 0);
+		} else {
+			atomic_inc(&sio->store->nr_errors);
+			pr_err_ratelimited(ORE_PFX "store %s: oid 0x%llx offset %llu: cannot open the object's file: %ld\n",
+					   sio->store->name, sio->oid,
+					   sio->offset, PTR_ERR(fo));
+			ore_store_io_done(sio, PTR_ERR(fo));
+		}
+		goto out;
+	}
+	/* Nothing to read past the end: no need for the filesystem. */
+	if (!sio->write && sio->offset >= i_size_read(file_inode(fo->file))) {
+		ore_file_obj_put(fo, false);
+		ore_file_zero_tail(sio, 0);
+		ore_store_io_done(sio, 0);
+		goto out;
+	}
+
+	fio = kzalloc(sizeof(*fio), GFP_NOFS);
+	if (!fio) {
+		ore_file_obj_put(fo, false);
+		ore_store_io_done(sio, -ENOMEM);
+		goto out;
+	}
+	refcount_set(&fio->ref, 1);	/* the completion's */
+	fio->sio = sio;
+	fio->fo = fo;
+	fio->fs = fs;
+	INIT_WORK(&fio->work, ore_file_io_work);
+
+	if (ore_file_dio_ok(fo, sio)) {
+		old_cred = override_creds(fs->cred);
+		ore_file_dio_start(fio);
+		revert_creds(old_cred);
+	} else {
+		queue_work(fs->wq, &fio->work);
+	}
+out:
+	memalloc_nofs_restore(nofs);
+}
+
+/* --------------------------------------------------------------------
+ * Object operations. Each runs with the store's credentials.
+ */
+
+static int ore_file_create(struct ore_store *store, u64 oid)
+{
+	struct ore_file_store *fs = to_file_store(store);
+	char name[ORE_FILE_NAME_LEN];
+	const struct cred *old_cred;
+	struct ore_file_obj *fo;
+	struct file *file;
+
+	if (ore_store_failed(store))
+		return -EIO;
+	ore_file_name(name, oid);
+	old_cred = override_creds(fs->cred);
+	file = file_open_root(&fs->dir->f_path, name,
+			      ORE_FILE_OPEN_FLAGS | O_CREAT | O_EXCL, 0600);
+	revert_creds(old_cred);
+	if (IS_ERR(file)) {
+		if (PTR_ERR(file) != -EEXIST)
+			pr_err(ORE_PFX "store %s: cannot create object 0x%llx: %ld\n",
+			       store->name, oid, PTR_ERR(file));
+		return PTR_ERR(file);
+	}
+	fo = ore_file_insert(fs, oid, file);
+	if (IS_ERR(fo))
+		return PTR_ERR(fo);
+	ore_file_obj_put(fo, false);
+	return 0;
+}
+
+static int ore_file_remove(struct ore_store *store, u64 oid)
+{
+	struct ore_file_store *fs = to_file_store(store);
+	struct path *root = &fs->dir->f_path;
+	struct inode *dir = d_inode(root->dentry);
+	char name[ORE_FILE_NAME_LEN];
+	const struct cred *old_cred;
+	struct dentry *dentry;
+	int err;
+
+	if (ore_store_failed(store))
+		return -EIO;
+	ore_file_forget(fs, oid);
+	ore_file_name(name, oid);
+
+	old_cred = override_creds(fs->cred);
+	err = mnt_want_write(root->mnt);
+	if (err)
+		goto out_creds;
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	dentry = lookup_one_len(name, root->dentry, strlen(name));
+	if (IS_ERR(dentry)) {
+		err = PTR_ERR(dentry);
+		goto out_unlock;
+	}
+	if (d_really_is_negative(dentry))
+		err = -ENOENT;
+	else
+		err = vfs_unlink(mnt_idmap(root->mnt), dir, dentry, NULL);
+	dput(dentry);
+out_unlock:
+	inode_unlock(dir);
+	mnt_drop_write(root->mnt);
+out_creds:
+	revert_creds(old_cred);
+	if (err && err != -ENOENT)
+		pr_err(ORE_PFX "store %s: cannot remove object 0x%llx: %d\n",
+		       store->name, oid, err);
+	return err;
+}
+
+static int ore_file_truncate(struct ore_store *store, u64 oid, u64 size)
+{
+	struct ore_file_store *fs = to_file_store(store);
+	const struct cred *old_cred;
+	struct ore_file_obj *fo;
+	long err;
+
+	if (ore_store_failed(store))
+		return -EIO;
+	if (size > LLONG_MAX)
+		return -EFBIG;
+	fo = ore_file_get(fs, oid, true);
+	if (IS_ERR(fo)) {
+		err = PTR_ERR(fo);
+		goto out;
+	}
+	old_cred = override_creds(fs->cred);
+	err = vfs_truncate(&fo->file->f_path, size);
+	revert_creds(old_cred);
+	ore_file_obj_put(fo, false);
+out:
+	if (err)
+		pr_err(ORE_PFX "store %s: cannot truncate object 0x%llx to %llu: %ld\n",
+		       store->name, oid, size, err);
+	return err;
+}
+
+static int ore_file_length(struct ore_store *store, u64 oid, u64 *len)
+{
+	struct ore_file_store *fs = to_file_store(store);
+	const struct cred *old_cred;
+	struct ore_file_obj *fo;
+	struct kstat st;
+	int err;
+
+	if (ore_store_failed(store))
+		return -EIO;
+	fo = ore_file_get(fs, oid, false);
+	if (IS_ERR(fo))
+		return PTR_ERR(fo);
+	old_cred = override_creds(fs->cred);
+	err = vfs_getattr(&fo->file->f_path, &st, STATX_SIZE,
+			  AT_STATX_SYNC_AS_STAT);
+	revert_creds(old_cred);
+	ore_file_obj_put(fo, false);
+	if (err) {
+		pr_err(ORE_PFX "store %s: cannot stat object 0x%llx: %d\n",
+		       store->name, oid, err);
+		return err;
+	}
+	*len = st.size;
+	return 0;
+}
+
+/* fsync every cached backing file, then sync the whole filesystem. */
+static int ore_file_flush_all(struct ore_file_store *fs)
+{
+	struct super_block *sb = file_inode(fs->dir)->i_sb;
+	struct ore_file_obj **fos, *fo;
+	unsigned int n = 0, i, bkt;
+	int err = 0, err2;
+
+	fos = kmalloc_array(ORE_FILE_CACHE_MAX, sizeof(*fos), GFP_NOFS);
+	if (!fos)
+		return -ENOMEM;
+	spin_lock(&fs->lock);
+	hash_for_each(fs->hash, bkt, fo, node) {
+		refcount_inc(&fo->ref);
+		fos[n++] = fo;
+	}
+	spin_unlock(&fs->lock);
+	for (i = 0; i < n; i++) {
+		err2 = vfs_fsync(fos[i]->file, 0);
+		if (err2 && !err)
+			err = err2;
+		ore_file_obj_put(fos[i], false);
+	}
+	kfree(fos);
+
+	/* As syncfs(2) does. */
+	down_read(&sb->s_umount);
+	err2 = sync_filesystem(sb);
+	up_read(&sb->s_umount);
+	if (!err)
+		err = err2;
+	err2 = errseq_check_and_advance(&sb->s_wb_err, &fs->dir->f_sb_err);
+	if (!err)
+		err = err2;
+	return err;
+}
+
+static int ore_file_flush(struct ore_store *store, u64 oid)
+{
+	struct ore_file_store *fs = to_file_store(store);
+	const struct cred *old_cred;
+	struct ore_file_obj *fo;
+	int err;
+
+	if (ore_store_failed(store))
+		return -EIO;
+	old_cred = override_creds(fs->cred);
+	if (!oid) {
+		err = ore_file_flush_all(fs);
+	} else {
+		fo = ore_file_get(fs, oid, false);
+		if (IS_ERR(fo)) {
+			err = PTR_ERR(fo);
+			if (err == -ENOENT)	/* nothing written, nothing to do */
+				err = 0;
+		} else {
+			err = vfs_fsync(fo->file, 0);
+			ore_file_obj_put(fo, false);
+		}
+	}
+	revert_creds(old_cred);
+	if (err)
+		pr_err(ORE_PFX "store %s: flush of object 0x%llx failed: %d\n",
+		       store->name, oid, err);
+	return err;
+}
+
+static void ore_file_release(struct ore_store *store)
+{
+	struct ore_file_store *fs = to_file_store(store);
+	struct ore_file_obj *fo;
+
+	/* No I/O is in flight: the cache holds the last references. */
+	destroy_workqueue(fs->wq);
+	spin_lock(&fs->lock);
+	while (!list_empty(&fs->lru)) {
+		fo = list_first_entry(&fs->lru, struct ore_file_obj, lru);
+		ore_file_unhash(fs, fo);
+		spin_unlock(&fs->lock);
+		ore_file_obj_put(fo, true);
+		spin_lock(&fs->lock);
+	}
+	spin_unlock(&fs->lock);
+	__fput_sync(fs->dir);
+	put_cred(fs->cred);
+	kfree(fs);
+}
+
+static const struct ore_store_ops ore_file_store_ops = {
+	.submit		= ore_file_submit,
+	.create		= ore_file_create,
+	.remove		= ore_file_remove,
+	.truncate	= ore_file_truncate,
+	.length		= ore_file_length,
+	.flush		= ore_file_flush,
+	.release	= ore_file_release,
+};
+
+/**
+ * ore_file_store_open - open a directory as an object store
+ * @root: absolute path of the directory, on any mounted filesystem
+ * @create: the caller is making a new store. Reserved: the directory must
+ *	exist either way and may or may not hold objects already; nothing is
+ *	created until objects are written.
+ *
+ * Objects are the files "<root>/<oid in lowercase hex>". The store keeps
+ * the credentials of the caller and uses them for all its work, also from
+ * other threads. The directory must be writable by the caller. Must be
+ * called from process context.
+ *
+ * Return: the store with one reference (drop it with ore_store_put()), or
+ * ERR_PTR: -ENOENT when @root does not exist, -ENOTDIR when it is not a
+ * directory, -EACCES when the caller may not create files in it, -EROFS on
+ * a read-only filesystem, -ENOMEM.
+ */
+struct ore_store *ore_file_store_open(const char *root, bool create)
+{
+	struct ore_file_store *fs;
+	struct file *dir;
+	int err;
+
+	dir = filp_open(root, O_RDONLY | O_DIRECTORY | O_LARGEFILE, 0);
+	if (IS_ERR(dir)) {
+		err = PTR_ERR(dir);
+		pr_err(ORE_PFX "file store %s: cannot open the directory: %d\n",
+		       root, err);
+		return ERR_PTR(err);
+	}
+	err = inode_permission(file_mnt_idmap(dir), file_inode(dir),
+			       MAY_WRITE | MAY_EXEC);
+	if (err) {
+		pr_err(ORE_PFX "file store %s: cannot create objects in the directory: %d\n",
+		       root, err);
+		goto out_dir;
+	}
+
+	err = -ENOMEM;
+	fs = kzalloc(sizeof(*fs), GFP_KERNEL);
+	if (!fs)
+		goto out_dir;
+	fs->wq = alloc_workqueue("ore_file%d", WQ_UNBOUND | WQ_MEM_RECLAIM, 0,
+				 atomic_inc_return(&ore_file_store_ids));
+	if (!fs->wq)
+		goto out_free;
+	fs->dir = dir;
+	fs->cred = get_current_cred();
+	spin_lock_init(&fs->lock);
+	hash_init(fs->hash);
+	INIT_LIST_HEAD(&fs->lru);
+	ore_store_init(&fs->store, &ore_file_store_ops, root);
+	pr_debug(ORE_PFX "file store %s open%s\n", root,
+		 create ? " (new)" : "");
+	return &fs->store;
+
+out_free:
+	kfree(fs);
+out_dir:
+	fput(dir);
+	if (err == -ENOMEM)
+		pr_err(ORE_PFX "file store %s: out of memory\n", root);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(ore_file_store_open);
