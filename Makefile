@@ -1,0 +1,71 @@
+# ORE: build, boot and test harness. See README.md.
+#
+#   make check          everything: deps, modules, tools, unit, guest tests
+#   make demo           boot a guest running tests/guest/demo.sh
+#   make guest T=NAME   one guest test (tests/guest/NAME.sh, options from CHECK)
+#   make bench B=NAME   one benchmark (bench/NAME.sh) in the guest
+#
+# ARGS="--disks 4 ..." adds qemu/run.sh options to guest/bench/demo;
+# V=1 shows the whole guest console live.
+
+SHELL := /bin/bash
+KVER = $(shell scripts/kver.sh)
+KDIR = /lib/modules/$(KVER)/build
+# Module directories that have a Kbuild file (the same list as in Kbuild).
+MODDIRS := $(patsubst %/Kbuild,%,$(wildcard ore/Kbuild exofs/Kbuild oreblk/Kbuild tests/ktap/Kbuild bench/kmod/Kbuild))
+RUN_OPTS := $(ARGS) $(if $(filter 1,$(V)),--console)
+
+.PHONY: all deps kver modules tools unit guest check demo bench clean help
+
+all: modules tools
+
+help:
+	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
+
+deps:
+	@scripts/deps.sh
+
+# Fails with a message naming the packages when headers and image disagree.
+kver:
+	@scripts/kver.sh >/dev/null
+
+modules: kver
+ifneq ($(MODDIRS),)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+else
+	@echo "modules: no module directory has a Kbuild file yet"
+endif
+
+tools:
+	@if [ -e tools/Makefile ]; then $(MAKE) -C tools; else echo "tools: no tools/Makefile yet"; fi
+
+unit:
+	@scripts/unit.sh
+
+guest: modules tools
+	@[ -n "$(T)" ] || { echo "usage: make guest T=name (tests/guest/name.sh)"; exit 2; }
+	@RUN_OPTS="$(RUN_OPTS)" qemu/check.sh $(T)
+
+bench: modules tools
+	@[ -n "$(B)" ] || { echo "usage: make bench B=name (bench/name.sh)"; exit 2; }
+	@qemu/run.sh --bench --show --timeout 1800 $(RUN_OPTS) $(B)
+
+demo: deps modules tools
+	@qemu/run.sh --show --disks 4 --disk-size 1G $(RUN_OPTS) demo
+
+# The build steps come first; a failure there is one failed result. Unit and
+# guest tests all run even when some fail; the last line sums them.
+check:
+	@rm -rf build/results; mkdir -p build/results
+	@$(MAKE) --no-print-directory deps modules tools || { scripts/summary.sh --fail 1; exit 1; }
+	@rc=0; scripts/unit.sh || rc=1; \
+	RUN_OPTS="$(RUN_OPTS)" qemu/check.sh || rc=1; \
+	scripts/summary.sh || rc=1; exit $$rc
+
+clean:
+ifneq ($(MODDIRS),)
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+endif
+	@if [ -e tools/Makefile ]; then $(MAKE) -C tools clean; fi
+	@if [ -e tests/unit/Makefile ]; then $(MAKE) -C tests/unit clean; fi
+	rm -rf build

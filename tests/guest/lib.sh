@@ -1,0 +1,197 @@
+# Helpers for guest test scripts (busybox sh). Source it first:
+#
+#   . /ore/tests/lib.sh
+#   ktap_plan 3
+#   check "disk is there" test -b /dev/vda
+#   ...
+#   ktap_done
+#
+# Results are KTAP lines on stdout ("ok N desc", "not ok N desc",
+# "ok N desc # SKIP why"); qemu/run.sh counts them from the console. Lines
+# starting with "#" are diagnostics. Indented result lines are subtests:
+# only leaves count (see scripts/ktap-count.awk).
+#
+# Environment (from the harness): ORE_STAGE (boot number, also $1),
+# ORE_DISKS (number of virtio disks), ORE_ARGS, ORE_HOST (/host when the
+# host's root is mounted there, else empty), ORE_HOSTREPO (the repository's
+# path on the host, so "$ORE_HOST$ORE_HOSTREPO" is the tree read-only).
+# /ore holds the project's .ko files, /ore/tests, /ore/bench, /ore/tools.
+
+ORE_N=0		# results emitted so far
+ORE_NFAIL=0	# "not ok" results emitted so far
+ORE_INDENT=""	# prefix of result lines (subtests)
+
+# ktap_plan N: the KTAP header and the number of results this script emits.
+ktap_plan() {
+	echo "${ORE_INDENT}KTAP version 1"
+	echo "${ORE_INDENT}1..$1"
+}
+
+# diag MSG...: a diagnostic line.
+diag() {
+	echo "${ORE_INDENT}# $*"
+}
+
+# ok DESC / not_ok DESC [DIAG...] / skip DESC WHY
+ok() {
+	ORE_N=$((ORE_N + 1))
+	echo "${ORE_INDENT}ok $ORE_N $1"
+}
+not_ok() {
+	local desc=$1
+	ORE_N=$((ORE_N + 1))
+	ORE_NFAIL=$((ORE_NFAIL + 1))
+	echo "${ORE_INDENT}not ok $ORE_N $desc"
+	shift
+	[ $# -gt 0 ] && diag "$*"
+	return 0
+}
+skip() {
+	ORE_N=$((ORE_N + 1))
+	echo "${ORE_INDENT}ok $ORE_N $1 # SKIP $2"
+}
+
+# check DESC CMD...: run CMD; ok when it exits 0, else not ok with the
+# status and the last lines of its output as diagnostics. Returns CMD's status.
+check() {
+	local desc=$1 rc out
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "'$*' exited $rc"
+		printf '%s\n' "$out" | tail -n 20 | sed "s/^/${ORE_INDENT}#   /"
+	fi
+	return $rc
+}
+
+# fail_fast: call after a step later steps depend on; ends the script (with
+# ktap_done) when anything has failed so far.
+fail_fast() {
+	[ $ORE_NFAIL -eq 0 ] || { diag "stopping after the first failures"; ktap_done; }
+}
+
+# ktap_done: last line of a script; exits 1 when any result was "not ok".
+ktap_done() {
+	diag "$ORE_N results, $ORE_NFAIL failed"
+	[ $ORE_NFAIL -eq 0 ] && exit 0
+	exit 1
+}
+
+# ore_ko NAME: path of the project module NAME (ore, exofs, oreblk, or a
+# tests/ktap module), empty and status 1 when it was not built.
+ore_ko() {
+	[ -e "/ore/$1.ko" ] || return 1
+	echo "/ore/$1.ko"
+}
+
+# mod_loaded NAME: is module NAME in /proc/modules?
+mod_loaded() {
+	grep -q "^$(echo "$1" | tr - _) " /proc/modules
+}
+
+# load_mod PATH [PARAMS...]: insmod PATH. On failure says so loudly: a
+# "not ok" result, the insmod error and the kernel's last lines; returns 1.
+load_mod() {
+	local ko=$1 out
+	shift
+	if out=$(insmod "$ko" "$@" 2>&1); then
+		return 0
+	fi
+	not_ok "insmod $(basename "$ko") $*" "$out"
+	dmesg | tail -n 15 | sed "s/^/${ORE_INDENT}#   /"
+	return 1
+}
+
+# dmesg_lines: number of lines in the kernel log now (a mark for
+# ktap_from_dmesg).
+dmesg_lines() {
+	dmesg | wc -l
+}
+
+# ktap_from_dmesg PREFIX [MARK] [DESC]: a kernel test module printed KTAP
+# with each line prefixed by "PREFIX: " (pr_fmt "PREFIX: " fmt, pr_info);
+# take its lines from the kernel log after line MARK (from dmesg_lines,
+# default 0), re-emit them as a subtest (indented) and emit one result DESC
+# (default PREFIX) summing them: not ok when a subtest failed, when no KTAP
+# was found, or when fewer results than planned arrived.
+ktap_from_dmesg() {
+	local prefix=$1 mark=${2:-0} desc=${3:-$1} lines planned seen bad
+	lines=$(dmesg | tail -n +$((mark + 1)) |
+		sed -n "s/^\[[ 0-9.]*\] //; s/^$prefix: \{0,1\}//p")
+	if [ -z "$lines" ]; then
+		not_ok "$desc" "no KTAP lines with prefix '$prefix:' in the kernel log"
+		return 1
+	fi
+	printf '%s\n' "$lines" | sed "s/^/${ORE_INDENT}    /"
+	# Outermost plan and results of the module's output.
+	planned=$(printf '%s\n' "$lines" | sed -n 's/^1\.\.\([0-9]*\).*/\1/p' | head -n 1)
+	seen=$(printf '%s\n' "$lines" | grep -cE '^(not )?ok [0-9]+')
+	bad=$(printf '%s\n' "$lines" | grep -cE '^[[:space:]]*not ok [0-9]+')
+	if [ "$bad" -gt 0 ]; then
+		not_ok "$desc" "$bad failed"
+		return 1
+	elif [ -n "$planned" ] && [ "$seen" -ne "$planned" ]; then
+		not_ok "$desc" "planned $planned results, got $seen"
+		return 1
+	elif [ "$seen" -eq 0 ]; then
+		not_ok "$desc" "no results"
+		return 1
+	fi
+	ok "$desc"
+}
+
+# ktap_module NAME PREFIX [PARAMS...]: load the KTAP test module /ore/NAME.ko
+# (it runs its tests from module_init, printing "PREFIX: <KTAP line>"), pick
+# up its results with ktap_from_dmesg, and unload it.
+ktap_module() {
+	local name=$1 prefix=$2 ko mark
+	shift 2
+	if ! ko=$(ore_ko "$name"); then
+		skip "$name" "$name.ko not built"
+		return 0
+	fi
+	mark=$(dmesg_lines)
+	load_mod "$ko" "$@" || return 1
+	ktap_from_dmesg "$prefix" "$mark" "$name"
+	local rc=$?
+	rmmod "$name" 2>/dev/null
+	return $rc
+}
+
+# disk I: the device node of virtio disk I (0 -> /dev/vda).
+disk() {
+	echo "/dev/vd$(echo "$1" | awk '{ printf "%c", 97 + $1 }')"
+}
+
+# hostrun CMD...: run a host binary (mdadm, fio, mkfs.ext4...) chrooted into
+# the host's read-only root; its /dev, /proc, /sys and /tmp are the guest's.
+hostrun() {
+	[ -n "$ORE_HOST" ] || { echo "hostrun: host share not mounted" >&2; return 127; }
+	chroot "$ORE_HOST" "$@"
+}
+
+# have_host CMD: does the host have CMD?
+have_host() {
+	[ -n "$ORE_HOST" ] && chroot "$ORE_HOST" sh -c "command -v '$1'" >/dev/null 2>&1
+}
+
+# mkfs_ext4 DEV [OPTIONS...]: make an ext4 filesystem on DEV (host
+# mkfs.ext4, else busybox mke2fs).
+mkfs_ext4() {
+	local dev=$1
+	shift
+	if have_host mkfs.ext4; then
+		hostrun mkfs.ext4 -F -q "$@" "$dev"
+	else
+		mke2fs -t ext4 -F -q "$@" "$dev"
+	fi
+}
+
+# mount_ext4 DEV DIR [OPTIONS]: mount ext4 DEV on DIR (created).
+mount_ext4() {
+	mkdir -p "$2"
+	mount -t ext4 ${3:+-o "$3"} "$1" "$2"
+}
