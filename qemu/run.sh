@@ -120,8 +120,8 @@ resolve_modules() {
 }
 
 build_base() {
-	local out=$1 stage=$BUILD/initramfs/base.d
-	rm -rf "$stage"
+	local out=$1 stage
+	stage=$(mktemp -d "$BUILD/initramfs/base.XXXXXX")
 	mkdir -p "$stage"/{bin,sbin,etc/ore,proc,sys,dev,tmp,run,host,root,ore} "$stage/lib/modules/$KVER"
 	cp /bin/busybox "$stage/bin/busybox"
 	ln -s busybox "$stage/bin/sh"
@@ -148,8 +148,8 @@ build_base() {
 	{ p = $1; sub(/:$/, "", p); p = strip(p); if (!(p in have)) next
 	  s = p ":"; for (i = 2; i <= NF; i++) s = s " " strip($i); print s }' \
 		"$MODDIR/modules.dep" > "$stage/lib/modules/$KVER/modules.dep"
-	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$out.tmp"
-	mv "$out.tmp" "$out"
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$stage.cpio"
+	mv "$stage.cpio" "$out"	# atomic: runs in parallel may share it
 	rm -rf "$stage"
 }
 
@@ -164,8 +164,8 @@ copy_libs() {
 }
 
 build_payload() {
-	local out=$1 stage=$BUILD/initramfs/payload.d ko f
-	rm -rf "$stage"
+	local out=$1 stage ko f
+	stage=$(mktemp -d "$BUILD/initramfs/payload.XXXXXX")
 	mkdir -p "$stage/ore/tests" "$stage/ore/bench" "$stage/ore/tools"
 	# Every module the build made (ore, exofs, oreblk, tests/ktap, bench/kmod).
 	find "$ROOT" -path "$ROOT/build" -prune -o -name '*.ko' -type f -print |
@@ -192,7 +192,7 @@ ENV
 key=$( { echo "$KVER $BASE_MODULES"; cat "$ROOT/qemu/init" "$0"; md5sum /bin/busybox; } | md5sum | cut -c1-12)
 BASE=$BUILD/initramfs/base-$key.cpio
 if [ ! -s "$BASE" ]; then
-	rm -f "$BUILD"/initramfs/base-*.cpio
+	find "$BUILD/initramfs" -name 'base-*.cpio' -mmin +60 -delete	# stale keys
 	build_base "$BASE"
 fi
 INITRD=$BUILD/initramfs/$NAME.cpio
@@ -307,6 +307,7 @@ for ((st = first; st <= last; st++)); do
 	fi
 done
 
+rm -f "$INITRD"	# rebuilt by every run; the base archive stays cached
 printf 'passed=%d\nfailed=%d\nskipped=%d\n' "$P" "$F" "$S" > "$BUILD/results/$NAME.counts"
 if [ -n "$STAGES" ]; then
 	printf '%s: %d passed, %d failed%s (all stages)\n' "$NAME" "$P" "$F" "$([ "$S" -gt 0 ] && echo ", $S skipped")"
