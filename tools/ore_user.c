@@ -654,6 +654,17 @@ fail:
 	return err;
 }
 
+int ore_user_sync(struct ore_user_comp *comps, uint32_t num_comps)
+{
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; i < num_comps; i++)
+		if (comps[i].fd >= 0 && fsync(comps[i].fd) && !err)
+			err = -errno;
+	return err;
+}
+
 void ore_user_close(struct ore_user_comp *comps, uint32_t num_comps)
 {
 	uint32_t i;

@@ -128,6 +128,9 @@ int ore_user_open_stores(struct ore_user_comp *comps, uint32_t num_comps,
 			 const char *const *dirs, uint32_t num_devs,
 			 uint32_t first_dev, uint64_t oid, int flags);
 
+/* ore_user_sync - fsync(2) every open component; 0 or the first -errno. */
+int ore_user_sync(struct ore_user_comp *comps, uint32_t num_comps);
+
 /* ore_user_close - close the descriptors of @num_comps components. */
 void ore_user_close(struct ore_user_comp *comps, uint32_t num_comps);
 

@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkfs.exofs - make an exofs filesystem over file stores.
+ *
+ *   mkfs.exofs [options] STORE_DIR...
+ *
+ * The stores are given in device-table order (the order `mount -o
+ * stores=` must name them in). What is written is docs/exofs-format.md's
+ * "What mkfs.exofs writes": the striped inode table, inode bitmap and root
+ * directory through ore_user (ORE's placement, parity and mirrors), then
+ * one superblock with the device table per store (last, so an interrupted
+ * mkfs leaves no valid filesystem behind).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exofs_user.h"
+
+#define PROG	"mkfs.exofs"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " [options] STORE_DIR...\n"
+"\n"
+"Make an exofs filesystem over the object stores STORE_DIR... (directories,\n"
+"normally one per disk), given in device-table order.\n"
+"\n"
+"  --raid 0|1|4|5|6       RAID level (default 0); 1 is RAID0 with 2 mirrors\n"
+"                         unless --mirrors says otherwise\n"
+"  --stripe-unit BYTES    stripe unit, multiple of 4096, K/M suffixes\n"
+"                         (default 64K)\n"
+"  --group-width N        components per group, parity included (default:\n"
+"                         stores / (mirrors * group count))\n"
+"  --group-depth N        stripe units per component before the next group\n"
+"                         (default 1)\n"
+"  --group-count N        groups (default: stores / (group width * mirrors))\n"
+"  --mirrors N            copies of each component, mirrors_p1 (default 1,\n"
+"                         2 with --raid 1)\n"
+"  --max-inodes N         inode numbers below N (default 16777216)\n"
+"  -L, --label LABEL      volume label (up to 32 bytes)\n"
+"  -U, --uuid UUID        filesystem UUID (default random)\n"
+"  -f, --force            overwrite stores that are not empty (their exofs\n"
+"                         objects are removed first)\n"
+"  -q, --quiet            print nothing but errors\n"
+"  -h, --help             this text\n"
+"\n"
+"Exit status: 0 on success, 1 on any error (the reason goes to stderr).\n");
+}
+
+static int parse_u32(const char *opt, const char *s, uint32_t *v, int suffix)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (suffix) {
+		switch (*end) {
+		case 'k': case 'K': x <<= 10; end++; break;
+		case 'm': case 'M': x <<= 20; end++; break;
+		}
+	}
+	if (errno || end == s || *end || x > 0xffffffffull || s[0] == '-') {
+		fprintf(stderr, PROG ": %s: '%s' is not a valid number\n", opt, s);
+		return -1;
+	}
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int parse_uuid(const char *s, uint8_t *u)
+{
+	int i = 0;
+
+	while (*s && i < EXOFS_UUID_SIZE) {
+		if (*s == '-') {
+			s++;
+			continue;
+		}
+		if (!isxdigit((unsigned char)s[0]) ||
+		    !isxdigit((unsigned char)s[1]))
+			return -1;
+		sscanf(s, "%2hhx", &u[i++]);
+		s += 2;
+	}
+	return (*s || i != EXOFS_UUID_SIZE) ? -1 : 0;
+}
+
+static int random_bytes(void *buf, size_t n)
+{
+	uint8_t *p = buf;
+
+	while (n) {
+		ssize_t r = getrandom(p, n, 0);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static int is_object_name(const char *name)
+{
+	const char *p;
+
+	if (!*name || strlen(name) > 16)
+		return 0;
+	for (p = name; *p; p++)
+		if (!isxdigit((unsigned char)*p) || isupper((unsigned char)*p))
+			return 0;
+	return name[0] != '0' || !name[1];
+}
+
+/*
+ * Look at store @dir: returns the number of entries that are neither
+ * "lost+found" nor "."/"..", and whether it holds a valid exofs superblock
+ * (its UUID in @uuid).
+ */
+static int store_contents(const char *dir, int *has_exofs, uint8_t *uuid,
+			  int *n_objects)
+{
+	char path[4096];
+	uint8_t sb[EXOFS_SB_SIZE];
+	struct ore_layout l;
+	const char *why;
+	struct dirent *de;
+	int fd, n = 0;
+	DIR *d;
+
+	*has_exofs = 0;
+	*n_objects = 0;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, "lost+found"))
+			continue;
+		n++;
+		if (is_object_name(de->d_name))
+			(*n_objects)++;
+	}
+	closedir(d);
+	ore_user_store_path(path, sizeof(path), dir, EXOFS_SUPER_OID);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (pread(fd, sb, sizeof(sb), 0) == (ssize_t)sizeof(sb) &&
+		    !exofs_sb_check(sb, &l, &why)) {
+			*has_exofs = 1;
+			memcpy(uuid, ((struct exofs_fsb *)sb)->s_uuid,
+			       EXOFS_UUID_SIZE);
+		}
+		close(fd);
+	}
+	return n;
+}
+
+/* Remove the object files of store @dir (mkfs -f). */
+static int clear_store(const char *dir)
+{
+	char path[4096];
+	struct dirent *de;
+	int err = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!is_object_name(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (unlink(path) && errno != ENOENT) {
+			err = -errno;
+			fprintf(stderr, PROG ": cannot remove %s: %s\n", path,
+				strerror(errno));
+			break;
+		}
+	}
+	closedir(d);
+	return err;
+}
+
+static const char *raid_name(const struct ore_layout *l)
+{
+	switch (l->raid_algorithm) {
+	case ORE_RAID0:
+		return l->mirrors_p1 > 1 ? "raid1 (raid0 + mirrors)" : "raid0";
+	case ORE_RAID4:
+		return "raid4";
+	case ORE_RAID5:
+		return "raid5";
+	default:
+		return "raid6";
+	}
+}
+
+/* Write @len bytes at @off of striped object @oid, creating it. */
+static int write_striped(const struct exofs_stores *st, uint64_t oid,
+			 uint64_t off, const void *buf, size_t len)
+{
+	struct exofs_obj o;
+	int err;
+
+	err = exofs_obj_open(st, oid, O_RDWR | O_CREAT | O_TRUNC, &o);
+	if (err) {
+		fprintf(stderr, PROG ": cannot create object 0x%llx: %s\n",
+			(unsigned long long)oid, strerror(-err));
+		return err;
+	}
+	err = ore_user_write(&o.obj, off, buf, len);
+	if (err)
+		fprintf(stderr, PROG ": writing object 0x%llx offset %llu: %s (component %d)\n",
+			(unsigned long long)oid, (unsigned long long)off,
+			strerror(-err), o.obj.err_comp);
+	if (!err) {
+		err = ore_user_sync(o.comps, st->layout.num_comps);
+		if (err)
+			fprintf(stderr, PROG ": fsync of object 0x%llx: %s\n",
+				(unsigned long long)oid, strerror(-err));
+	}
+	exofs_obj_close(&o);
+	return err;
+}
+
+static void put_dirent(uint8_t *chunk, unsigned int off, uint64_t ino,
+		       unsigned int rec_len, const char *name,
+		       unsigned int type)
+{
+	struct exofs_dir_entry *de = (void *)(chunk + off);
+
+	de->inode = htole64(ino);
+	de->rec_len = htole16((uint16_t)rec_len);
+	de->name_len = (uint8_t)strlen(name);
+	de->file_type = (uint8_t)type;
+	memcpy(de->name, name, strlen(name));
+}
+
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO };
+	static const struct option opts[] = {
+		{ "raid", required_argument, NULL, O_RAID },
+		{ "stripe-unit", required_argument, NULL, O_SU },
+		{ "group-width", required_argument, NULL, O_GW },
+		{ "group-depth", required_argument, NULL, O_GD },
+		{ "group-count", required_argument, NULL, O_GC },
+		{ "mirrors", required_argument, NULL, O_MIRRORS },
+		{ "max-inodes", required_argument, NULL, O_MAXINO },
+		{ "label", required_argument, NULL, 'L' },
+		{ "uuid", required_argument, NULL, 'U' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint32_t raid = 0, su = 65536, gw = 0, gd = 1, gc = 0, mirrors = 0;
+	uint32_t max_ino = 1u << 24, n, i, j;
+	const char *label = "", *why;
+	uint8_t fs_uuid[EXOFS_UUID_SIZE], (*store_uuid)[EXOFS_UUID_SIZE];
+	int force = 0, quiet = 0, have_uuid = 0, c, err;
+	struct exofs_stores st;
+	struct ore_layout *l = &st.layout;
+	struct stat *sts;
+	struct timespec now;
+	char ustr[37];
+
+	while ((c = getopt_long(argc, argv, "L:U:fqh", opts, NULL)) != -1) {
+		switch (c) {
+		case O_RAID:
+			if (parse_u32("--raid", optarg, &raid, 0))
+				return 1;
+			if (raid != 0 && raid != 1 && raid != 4 && raid != 5 &&
+			    raid != 6) {
+				fprintf(stderr, PROG ": --raid: %u is not 0, 1, 4, 5 or 6\n",
+					raid);
+				return 1;
+			}
+			break;
+		case O_SU:
+			if (parse_u32("--stripe-unit", optarg, &su, 1))
+				return 1;
+			break;
+		case O_GW:
+			if (parse_u32("--group-width", optarg, &gw, 0))
+				return 1;
+			if (!gw) {
+				fprintf(stderr, PROG ": --group-width must not be 0\n");
+				return 1;
+			}
+			break;
+		case O_GD:
+			if (parse_u32("--group-depth", optarg, &gd, 0))
+				return 1;
+			break;
+		case O_GC:
+			if (parse_u32("--group-count", optarg, &gc, 0))
+				return 1;
+			if (!gc) {
+				fprintf(stderr, PROG ": --group-count must not be 0\n");
+				return 1;
+			}
+			break;
+		case O_MIRRORS:
+			if (parse_u32("--mirrors", optarg, &mirrors, 0))
+				return 1;
+			if (!mirrors) {
+				fprintf(stderr, PROG ": --mirrors must not be 0 (it counts copies: 1 = no mirroring)\n");
+				return 1;
+			}
+			break;
+		case O_MAXINO:
+			if (parse_u32("--max-inodes", optarg, &max_ino, 0))
+				return 1;
+			if (max_ino <= EXOFS_FIRST_INO) {
+				fprintf(stderr, PROG ": --max-inodes must be above %d\n",
+					EXOFS_FIRST_INO);
+				return 1;
+			}
+			break;
+		case 'L':
+			if (strlen(optarg) > EXOFS_LABEL_SIZE) {
+				fprintf(stderr, PROG ": label '%s' is longer than %d bytes\n",
+					optarg, EXOFS_LABEL_SIZE);
+				return 1;
+			}
+			label = optarg;
+			break;
+		case 'U':
+			if (parse_uuid(optarg, fs_uuid)) {
+				fprintf(stderr, PROG ": '%s' is not a UUID\n", optarg);
+				return 1;
+			}
+			have_uuid = 1;
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	n = (uint32_t)(argc - optind);
+	if (!n) {
+		fprintf(stderr, PROG ": no store directories given\n");
+		usage(stderr);
+		return 1;
+	}
+	if (n > EXOFS_MAX_STORES) {
+		fprintf(stderr, PROG ": %u stores given, at most %d are supported\n",
+			n, EXOFS_MAX_STORES);
+		return 1;
+	}
+	st.n = n;
+	st.dirs = (const char **)(argv + optind);
+
+	/* The stores: directories, each once. */
+	sts = calloc(n, sizeof(*sts));
+	store_uuid = calloc(n, sizeof(*store_uuid));
+	if (!sts || !store_uuid) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (stat(st.dirs[i], &sts[i])) {
+			fprintf(stderr, PROG ": store %s: %s\n", st.dirs[i],
+				strerror(errno));
+			return 1;
+		}
+		if (!S_ISDIR(sts[i].st_mode)) {
+			fprintf(stderr, PROG ": store %s is not a directory\n",
+				st.dirs[i]);
+			return 1;
+		}
+		if (access(st.dirs[i], W_OK | X_OK)) {
+			fprintf(stderr, PROG ": store %s is not writable: %s\n",
+				st.dirs[i], strerror(errno));
+			return 1;
+		}
+		for (j = 0; j < i; j++)
+			if (sts[i].st_dev == sts[j].st_dev &&
+			    sts[i].st_ino == sts[j].st_ino) {
+				fprintf(stderr, PROG ": store %s is given twice (as store %u and store %u, %s)\n",
+					st.dirs[i], j, i, st.dirs[j]);
+				return 1;
+			}
+	}
+
+	/* The layout. */
+	if (!mirrors)
+		mirrors = raid == 1 ? 2 : 1;
+	memset(l, 0, sizeof(*l));
+	l->raid_algorithm = raid == 1 ? ORE_RAID0 : raid;
+	l->stripe_unit = su;
+	l->mirrors_p1 = mirrors;
+	l->group_depth = gd;
+	if (!gw)
+		gw = n / (mirrors * (gc ? gc : 1));
+	if (!gc)	/* too wide a group: let ore_layout_check say so */
+		gc = gw && n >= gw * mirrors ? n / (gw * mirrors) : 1;
+	l->group_width = gw;
+	l->group_count = gc;
+	if (ore_layout_check(l, n, &why)) {
+		fprintf(stderr, PROG ": invalid layout for %u stores (raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, mirrors %u): %s\n",
+			n, raid, su, gw, gd, gc, mirrors, why);
+		return 1;
+	}
+
+	/* What the stores hold now. */
+	for (i = 0; i < n; i++) {
+		uint8_t old[EXOFS_UUID_SIZE];
+		int has_exofs, nobj, ent;
+
+		ent = store_contents(st.dirs[i], &has_exofs, old, &nobj);
+		if (ent < 0) {
+			fprintf(stderr, PROG ": store %s: %s\n", st.dirs[i],
+				strerror(-ent));
+			return 1;
+		}
+		if (!ent)
+			continue;
+		exofs_uuid_str(old, ustr);
+		if (!force) {
+			if (has_exofs)
+				fprintf(stderr, PROG ": store %s holds an exofs filesystem (uuid %s); use -f to overwrite it\n",
+					st.dirs[i], ustr);
+			else
+				fprintf(stderr, PROG ": store %s is not empty (%d entries); use -f to overwrite\n",
+					st.dirs[i], ent);
+			return 1;
+		}
+		if (!quiet && nobj != ent)
+			fprintf(stderr, PROG ": warning: store %s holds %d entries that are not objects; left alone\n",
+				st.dirs[i], ent - nobj);
+	}
+	if (force)
+		for (i = 0; i < n; i++)
+			if (clear_store(st.dirs[i]))
+				return 1;
+
+	/* UUIDs: the filesystem's and one per store, distinct, non-zero. */
+	if (!have_uuid && random_bytes(fs_uuid, sizeof(fs_uuid))) {
+		fprintf(stderr, PROG ": getrandom: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!have_uuid) {	/* RFC 4122 version 4 */
+		fs_uuid[6] = (fs_uuid[6] & 0x0f) | 0x40;
+		fs_uuid[8] = (fs_uuid[8] & 0x3f) | 0x80;
+	}
+	for (i = 0; i < n; i++) {
+		int again;
+
+		do {
+			again = 0;
+			if (random_bytes(store_uuid[i], EXOFS_UUID_SIZE)) {
+				fprintf(stderr, PROG ": getrandom: %s\n",
+					strerror(errno));
+				return 1;
+			}
+			store_uuid[i][6] = (store_uuid[i][6] & 0x0f) | 0x40;
+			store_uuid[i][8] = (store_uuid[i][8] & 0x3f) | 0x80;
+			for (j = 0; j < i; j++)
+				if (!memcmp(store_uuid[i], store_uuid[j],
+					    EXOFS_UUID_SIZE))
+					again = 1;
+		} while (again);
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+
+	/* Striped objects: root inode, bitmap, root directory. */
+	{
+		struct exofs_inode root;
+		uint8_t chunk[EXOFS_DIR_CHUNK], bitmap = 0x03;
+		uint32_t gen;
+
+		memset(&root, 0, sizeof(root));
+		random_bytes(&gen, sizeof(gen));
+		root.i_mode = htole16(040755);
+		root.i_links_count = htole32(2);
+		root.i_size = htole64(EXOFS_DIR_CHUNK);
+		root.i_atime = root.i_mtime = root.i_ctime = root.i_crtime =
+			htole64((uint64_t)now.tv_sec);
+		root.i_atime_nsec = root.i_mtime_nsec = root.i_ctime_nsec =
+			root.i_crtime_nsec = htole32((uint32_t)now.tv_nsec);
+		root.i_generation = htole32(gen);
+		root.i_flags = htole32(EXOFS_INODE_FL_OBJECT);
+		root.i_ino = htole64(EXOFS_ROOT_INO);
+		root.i_csum = htole32(exofs_inode_csum(&root));
+		if (write_striped(&st, EXOFS_ITABLE_OID,
+				  EXOFS_ROOT_INO * EXOFS_INODE_SIZE, &root,
+				  sizeof(root)))
+			return 1;
+		if (write_striped(&st, EXOFS_IBITMAP_OID, 0, &bitmap, 1))
+			return 1;
+		memset(chunk, 0, sizeof(chunk));
+		put_dirent(chunk, 0, EXOFS_ROOT_INO, EXOFS_DIR_REC_LEN(1), ".",
+			   EXOFS_FT_DIR);
+		put_dirent(chunk, EXOFS_DIR_REC_LEN(1), EXOFS_ROOT_INO,
+			   EXOFS_DIR_CHUNK - EXOFS_DIR_REC_LEN(1), "..",
+			   EXOFS_FT_DIR);
+		if (write_striped(&st, EXOFS_INO_OID(EXOFS_ROOT_INO), 0, chunk,
+				  sizeof(chunk)))
+			return 1;
+	}
+
+	/* Superblocks, one per store, last. */
+	for (i = 0; i < n; i++) {
+		uint8_t sb[EXOFS_SB_SIZE];
+		struct exofs_fsb *fsb = (void *)sb;
+		struct exofs_dev_entry *dt = (void *)(sb + EXOFS_DEVTABLE_OFFSET);
+		char path[4096];
+		int fd;
+
+		memset(sb, 0, sizeof(sb));
+		fsb->s_magic = htole64(EXOFS_SB_MAGIC);
+		fsb->s_version = htole32(EXOFS_FORMAT_VERSION);
+		fsb->s_sb_size = htole32(EXOFS_SB_SIZE);
+		memcpy(fsb->s_uuid, fs_uuid, EXOFS_UUID_SIZE);
+		strncpy(fsb->s_label, label, EXOFS_LABEL_SIZE);
+		fsb->s_layout.stripe_unit = htole32(l->stripe_unit);
+		fsb->s_layout.group_width = htole32(l->group_width);
+		fsb->s_layout.group_depth = htole32(l->group_depth);
+		fsb->s_layout.group_count = htole32(l->group_count);
+		fsb->s_layout.mirrors_p1 = htole32(l->mirrors_p1);
+		fsb->s_layout.raid_algorithm = htole32(l->raid_algorithm);
+		fsb->s_num_stores = htole32(n);
+		fsb->s_store_index = htole32(i);
+		memcpy(fsb->s_store_uuid, store_uuid[i], EXOFS_UUID_SIZE);
+		fsb->s_event = htole64(1);
+		fsb->s_state = htole32(EXOFS_STATE_CLEAN);
+		fsb->s_inode_size = htole32(EXOFS_INODE_SIZE);
+		fsb->s_dir_chunk = htole32(EXOFS_DIR_CHUNK);
+		fsb->s_root_ino = htole64(EXOFS_ROOT_INO);
+		fsb->s_max_ino = htole64(max_ino);
+		fsb->s_next_ino = htole64(EXOFS_FIRST_INO);
+		fsb->s_used_inodes = htole64(2);
+		fsb->s_mkfs_time = htole64((uint64_t)now.tv_sec);
+		fsb->s_write_time = htole64((uint64_t)now.tv_sec);
+		for (j = 0; j < n; j++) {
+			memcpy(dt[j].uuid, store_uuid[j], EXOFS_UUID_SIZE);
+			dt[j].index = htole32(j);
+		}
+		fsb->s_csum = htole32(exofs_sb_csum(sb));
+		if (exofs_sb_check(sb, &(struct ore_layout){ 0 }, &why)) {
+			fprintf(stderr, PROG ": internal error: superblock fails its own check: %s\n",
+				why);
+			return 1;
+		}
+		ore_user_store_path(path, sizeof(path), st.dirs[i],
+				    EXOFS_SUPER_OID);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			fprintf(stderr, PROG ": cannot create %s: %s\n", path,
+				strerror(errno));
+			return 1;
+		}
+		if (pwrite(fd, sb, sizeof(sb), 0) != (ssize_t)sizeof(sb) ||
+		    fsync(fd)) {
+			fprintf(stderr, PROG ": cannot write %s: %s\n", path,
+				strerror(errno));
+			close(fd);
+			return 1;
+		}
+		close(fd);
+		err = sync_dir(st.dirs[i]);
+		if (err) {
+			fprintf(stderr, PROG ": fsync of store %s: %s\n",
+				st.dirs[i], strerror(-err));
+			return 1;
+		}
+	}
+
+	if (!quiet) {
+		exofs_uuid_str(fs_uuid, ustr);
+		printf("exofs: uuid %s, label \"%.*s\", %u stores, max inodes %u\n",
+		       ustr, EXOFS_LABEL_SIZE, label, n, max_ino);
+		printf("layout: %s stripe_unit %u group_width %u (%u data + %u parity) group_depth %u group_count %u mirrors_p1 %u\n",
+		       raid_name(l), l->stripe_unit, l->group_width,
+		       l->data_width, l->parity, l->group_depth,
+		       l->group_count, l->mirrors_p1);
+		printf("layout: %u components per object over %u stores, %llu data bytes per stripe\n",
+		       l->num_comps, n, (unsigned long long)l->stripe_length);
+		printf("stores (device table order, mount -o stores= in this order):\n");
+		for (i = 0; i < n; i++) {
+			exofs_uuid_str(store_uuid[i], ustr);
+			printf("  %u %s uuid %s\n", i, st.dirs[i], ustr);
+		}
+	}
+	free(sts);
+	free(store_uuid);
+	return 0;
+}
