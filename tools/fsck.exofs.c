@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsck.exofs - read-only consistency check of an exofs over file stores.
+ *
+ *   fsck.exofs [-v] [--strict] [--no-data] STORE_DIR|missing...
+ *
+ * The stores are given as for mount -o stores= (device-table order; the
+ * word "missing" or an empty argument for a store that is not there). It
+ * checks, against docs/exofs-format.md:
+ *  - every superblock (magic, checksum, layout, device table), that they
+ *    agree, that each store sits at its position and that none is stale;
+ *  - the inode bitmap and every inode record (checksum, i_ino, mode,
+ *    flags, sizes), bitmap bits against records;
+ *  - every directory reachable from the root: chunks, entries, "." and
+ *    "..", file types, one parent per directory, link counts;
+ *  - that every object exists on all its stores, and no leaked objects;
+ *  - parity and mirrors of the inode table, bitmap, directories and (unless
+ *    --no-data) all file data.
+ * Nothing is written. Problems are printed as "ERROR:" and "WARNING:"
+ * lines; warnings are what a crash may legitimately leave (leaked inodes
+ * and objects, stale counters) and count as errors with --strict.
+ *
+ * Exit status: 0 clean, 4 errors found, 8 could not check.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exofs_user.h"
+
+#define PROG	"fsck.exofs"
+
+static int verbose, strict, check_data = 1;
+static unsigned long n_errors, n_warnings;
+
+static void error(const char *fmt, ...)
+{
+	va_list ap;
+
+	n_errors++;
+	printf("ERROR: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	n_warnings++;
+	printf("WARNING: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static void info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* What fsck knows of one inode number. */
+struct ino_state {
+	uint8_t in_bitmap;
+	uint8_t valid;		/* a valid non-free record */
+	uint8_t seen_dir;	/* directory already walked */
+	uint16_t mode;
+	uint32_t links;
+	uint32_t refs;		/* entries naming it (not "." / "..") */
+	uint32_t subdirs;	/* subdirectory entries inside it (dirs) */
+	uint64_t parent;	/* directory whose entry names it (dirs) */
+	uint64_t size;
+	uint32_t flags;
+};
+
+struct fsck {
+	struct exofs_stores st;
+	int degraded;		/* some store missing or failed */
+	uint64_t max_ino;
+	uint64_t nino;		/* records scanned: ino < nino */
+	struct ino_state *ino;
+	uint64_t used_inodes_sb;
+	uint32_t state;
+	uint64_t n_files, n_dirs, n_symlinks, n_special, bytes;
+};
+
+static int read_file(const char *path, void *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (fd < 0)
+		return -errno;
+	r = pread(fd, buf, len, 0);
+	close(fd);
+	if (r < 0)
+		return -errno;
+	return (size_t)r == len ? 0 : -ENODATA;
+}
+
+/* Superblocks: returns 0 when a reference superblock was found. */
+static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
+{
+	uint8_t (*sb)[EXOFS_SB_SIZE] = calloc(n, EXOFS_SB_SIZE);
+	int *ok = calloc(n, sizeof(int));
+	struct ore_layout l;
+	const struct exofs_fsb *ref = NULL;
+	uint32_t i, refi = 0;
+	const char *why;
+	char path[4096], u1[37], u2[37];
+
+	for (i = 0; i < n; i++) {
+		int err;
+
+		if (!dirs[i]) {
+			info("store %u: missing (given as missing)", i);
+			continue;
+		}
+		ore_user_store_path(path, sizeof(path), dirs[i],
+				    EXOFS_SUPER_OID);
+		err = read_file(path, sb[i], EXOFS_SB_SIZE);
+		if (err) {
+			error("store %u (%s): cannot read the superblock %s: %s",
+			      i, dirs[i], path, strerror(-err));
+			continue;
+		}
+		if (exofs_sb_check(sb[i], &l, &why)) {
+			error("store %u (%s): corrupt superblock: %s", i,
+			      dirs[i], why);
+			continue;
+		}
+		ok[i] = 1;
+		if (!ref || le64toh(((struct exofs_fsb *)sb[i])->s_event) >
+			    le64toh(ref->s_event)) {
+			ref = (const void *)sb[i];
+			refi = i;
+		}
+	}
+	if (!ref) {
+		error("no valid superblock on any store");
+		free(sb);
+		free(ok);
+		return -1;
+	}
+	exofs_sb_check(sb[refi], &f->st.layout, &why);
+	if (le32toh(ref->s_num_stores) != n) {
+		error("%u stores given, the filesystem has %u", n,
+		      le32toh(ref->s_num_stores));
+		free(sb);
+		free(ok);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const struct exofs_fsb *s = (const void *)sb[i];
+		uint8_t a[EXOFS_SB_SIZE], b[EXOFS_SB_SIZE];
+		struct exofs_fsb *fa = (void *)a, *fb = (void *)b;
+
+		if (!ok[i])
+			continue;
+		if (memcmp(s->s_uuid, ref->s_uuid, EXOFS_UUID_SIZE)) {
+			exofs_uuid_str(s->s_uuid, u1);
+			exofs_uuid_str(ref->s_uuid, u2);
+			error("store %u (%s) is foreign: filesystem uuid %s, expected %s",
+			      i, dirs[i], u1, u2);
+			ok[i] = 0;
+			continue;
+		}
+		if (le32toh(s->s_store_index) != i) {
+			error("store %s given at position %u belongs at position %u",
+			      dirs[i], i, le32toh(s->s_store_index));
+			ok[i] = 0;
+			continue;
+		}
+		if (le64toh(s->s_event) < le64toh(ref->s_event)) {
+			warning("store %u (%s) is stale: event %llu, newest %llu",
+				i, dirs[i],
+				(unsigned long long)le64toh(s->s_event),
+				(unsigned long long)le64toh(ref->s_event));
+			ok[i] = 0;
+			continue;
+		}
+		/* same event: everything but the per-store fields agrees */
+		memcpy(a, sb[i], sizeof(a));
+		memcpy(b, sb[refi], sizeof(b));
+		fa->s_csum = fb->s_csum = 0;
+		fa->s_store_index = fb->s_store_index = 0;
+		memset(fa->s_store_uuid, 0, EXOFS_UUID_SIZE);
+		memset(fb->s_store_uuid, 0, EXOFS_UUID_SIZE);
+		if (memcmp(a, b, sizeof(a))) {
+			error("store %u (%s): superblock differs from store %u's at the same event",
+			      i, dirs[i], refi);
+			ok[i] = 0;
+		}
+	}
+	f->st.n = n;
+	f->st.dirs = calloc(n, sizeof(char *));
+	for (i = 0; i < n; i++) {
+		if (ok[i])
+			f->st.dirs[i] = dirs[i];
+		else
+			f->degraded = 1;
+	}
+	f->max_ino = le64toh(ref->s_max_ino);
+	f->used_inodes_sb = le64toh(ref->s_used_inodes);
+	f->state = le32toh(ref->s_state);
+	exofs_uuid_str(ref->s_uuid, u1);
+	info("filesystem %s: %u stores, raid%u su %u gw %u depth %u groups %u mirrors_p1 %u, event %llu, %s",
+	     u1, n, f->st.layout.raid_algorithm, f->st.layout.stripe_unit,
+	     f->st.layout.group_width, f->st.layout.group_depth,
+	     f->st.layout.group_count, f->st.layout.mirrors_p1,
+	     (unsigned long long)le64toh(ref->s_event),
+	     f->state == EXOFS_STATE_CLEAN ? "clean" : "dirty");
+	if (f->state != EXOFS_STATE_CLEAN)
+		warning("filesystem is not clean (mounted, or not unmounted cleanly)");
+	free(sb);
+	free(ok);
+	return 0;
+}
+
+/*
+ * Every component file of @oid exists on the stores that are there (an
+ * object that exists has all its components).
+ */
+static void check_components_exist(struct fsck *f, uint64_t oid,
+				   const char *what)
+{
+	const struct ore_layout *l = &f->st.layout;
+	uint32_t first = exofs_first_dev(oid, l->mirrors_p1, f->st.n), c;
+	char path[4096];
+	struct stat s;
+
+	for (c = 0; c < l->num_comps; c++) {
+		const char *dir = f->st.dirs[(first + c) % f->st.n];
+
+		if (!dir)
+			continue;
+		ore_user_store_path(path, sizeof(path), dir, oid);
+		if (stat(path, &s))
+			error("%s: object 0x%llx component %u is missing on store %s",
+			      what, (unsigned long long)oid, c, dir);
+		else if (!S_ISREG(s.st_mode))
+			error("%s: %s is not a regular file", what, path);
+	}
+}
+
+static void check_parity(struct fsck *f, struct exofs_obj *o, uint64_t size,
+			 const char *what)
+{
+	struct ore_user_report rep;
+	int r;
+
+	if (!size)
+		return;
+	r = ore_user_check(&o->obj, size, &rep);
+	if (r < 0) {
+		error("%s: parity check failed: %s", what, strerror(-r));
+		return;
+	}
+	if (rep.bad_parity || rep.bad_mirror)
+		error("%s: object 0x%llx: %llu stripe rows with bad parity, %llu units with differing mirrors (first: %s on component %d at offset %llu)",
+		      what, (unsigned long long)o->oid,
+		      (unsigned long long)rep.bad_parity,
+		      (unsigned long long)rep.bad_mirror, rep.first_bad_what,
+		      rep.first_bad_comp,
+		      (unsigned long long)rep.first_bad_offset);
+	if (rep.unreadable && !f->degraded)
+		error("%s: object 0x%llx: %llu stripe units unreadable",
+		      what, (unsigned long long)o->oid,
+		      (unsigned long long)rep.unreadable);
+}
+
+static int check_tables(struct fsck *f)
+{
+	struct exofs_obj bm, it;
+	uint64_t bm_bound, it_bound, nbits, ino, used = 0;
+	uint8_t *bitmap = NULL, *recs = NULL;
+	int err;
+
+	err = exofs_obj_open(&f->st, EXOFS_IBITMAP_OID, O_RDONLY, &bm);
+	if (err) {
+		error("cannot open the inode bitmap: %s", strerror(-err));
+		return -1;
+	}
+	err = exofs_obj_open(&f->st, EXOFS_ITABLE_OID, O_RDONLY, &it);
+	if (err) {
+		error("cannot open the inode table: %s", strerror(-err));
+		exofs_obj_close(&bm);
+		return -1;
+	}
+	check_components_exist(f, EXOFS_IBITMAP_OID, "inode bitmap");
+	check_components_exist(f, EXOFS_ITABLE_OID, "inode table");
+	bm_bound = exofs_obj_size_bound(&bm);
+	it_bound = exofs_obj_size_bound(&it);
+	if (bm_bound > (f->max_ino + 7) / 8)
+		bm_bound = (f->max_ino + 7) / 8;
+	nbits = bm_bound * 8;
+	/* records past the table's end are free: scan only the table */
+	f->nino = it_bound / EXOFS_INODE_SIZE;
+	if (f->nino > f->max_ino)
+		f->nino = f->max_ino;
+	if (f->nino < EXOFS_FIRST_INO)
+		f->nino = EXOFS_FIRST_INO;
+	info("inode table: %llu records scanned, bitmap %llu bytes",
+	     (unsigned long long)f->nino, (unsigned long long)bm_bound);
+	f->ino = calloc(f->nino, sizeof(*f->ino));
+	bitmap = calloc(1, bm_bound > (f->nino + 7) / 8 ? bm_bound :
+			(f->nino + 7) / 8);
+	recs = malloc(f->nino * EXOFS_INODE_SIZE);
+	if (!f->ino || !bitmap || !recs) {
+		error("out of memory for %llu inodes",
+		      (unsigned long long)f->nino);
+		err = -1;
+		goto out;
+	}
+	err = ore_user_read(&bm.obj, 0, bitmap, bm_bound);
+	if (!err)
+		err = ore_user_read(&it.obj, 0, recs,
+				    f->nino * EXOFS_INODE_SIZE);
+	if (err) {
+		error("cannot read the inode tables: %s", strerror(-err));
+		err = -1;
+		goto out;
+	}
+	check_parity(f, &bm, bm_bound, "inode bitmap");
+	check_parity(f, &it, f->nino * EXOFS_INODE_SIZE, "inode table");
+	if ((bitmap[0] & 3) != 3)
+		error("inode bitmap: bits 0 and 1 (reserved, root) are not set");
+	for (ino = 0; ino < f->nino; ino++) {
+		const struct exofs_inode *r =
+			(const void *)(recs + ino * EXOFS_INODE_SIZE);
+		struct ino_state *s = &f->ino[ino];
+		const char *why;
+		int c;
+
+		s->in_bitmap = !!(bitmap[ino / 8] & (1u << (ino % 8)));
+		used += s->in_bitmap;
+		c = exofs_inode_check(r, ino, &why);
+		if (ino == 0) {
+			if (c != 1)
+				error("inode 0: record is not zero");
+			continue;
+		}
+		if (c < 0) {
+			error("inode %llu: %s", (unsigned long long)ino, why);
+			continue;
+		}
+		if (c == 1) {
+			if (s->in_bitmap && ino != EXOFS_ROOT_INO)
+				warning("inode %llu: in use in the bitmap but its record is free (leaked)",
+					(unsigned long long)ino);
+			continue;
+		}
+		if (!s->in_bitmap)
+			error("inode %llu: valid record but free in the bitmap",
+			      (unsigned long long)ino);
+		s->valid = 1;
+		s->mode = le16toh(r->i_mode);
+		s->links = le32toh(r->i_links_count);
+		s->size = le64toh(r->i_size);
+		s->flags = le32toh(r->i_flags);
+	}
+	for (ino = f->nino; ino < nbits; ino++)
+		if (bitmap[ino / 8] & (1u << (ino % 8))) {
+			warning("inode %llu: in use in the bitmap, beyond the inode table (leaked)",
+				(unsigned long long)ino);
+			used++;
+		}
+	if (!f->ino[EXOFS_ROOT_INO].valid ||
+	    !S_ISDIR(f->ino[EXOFS_ROOT_INO].mode)) {
+		error("root inode 1 is not a valid directory");
+		err = -1;
+		goto out;
+	}
+	if (f->state == EXOFS_STATE_CLEAN && used != f->used_inodes_sb)
+		warning("superblock counts %llu used inodes, the bitmap %llu",
+			(unsigned long long)f->used_inodes_sb,
+			(unsigned long long)used);
+	err = 0;
+out:
+	free(bitmap);
+	free(recs);
+	exofs_obj_close(&bm);
+	exofs_obj_close(&it);
+	return err;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Walk directory @dino; queue its subdirectories in @queue. */
+static void check_dir(struct fsck *f, uint64_t dino, uint64_t *queue,
+		      uint64_t *qtail)
+{
+	struct ino_state *d = &f->ino[dino];
+	struct exofs_obj o;
+	uint8_t *buf;
+	char what[64], **names = NULL;
+	uint64_t off;
+	size_t nnames = 0, i;
+	int err;
+
+	snprintf(what, sizeof(what), "directory %llu", (unsigned long long)dino);
+	err = exofs_obj_open(&f->st, EXOFS_INO_OID(dino), O_RDONLY, &o);
+	if (err) {
+		error("%s: cannot open its object: %s", what, strerror(-err));
+		return;
+	}
+	check_components_exist(f, EXOFS_INO_OID(dino), what);
+	buf = malloc(d->size);
+	if (!buf || ore_user_read(&o.obj, 0, buf, d->size)) {
+		error("%s: cannot read its %llu bytes", what,
+		      (unsigned long long)d->size);
+		goto out;
+	}
+	check_parity(f, &o, d->size, what);
+	for (off = 0; off < d->size; off += EXOFS_DIR_CHUNK) {
+		unsigned int pos = 0;
+
+		while (pos < EXOFS_DIR_CHUNK) {
+			const struct exofs_dir_entry *de =
+				(const void *)(buf + off + pos);
+			unsigned int rec_len, name_len, type;
+			uint64_t ino;
+			char name[EXOFS_NAME_LEN + 1];
+
+			if (pos + 12 > EXOFS_DIR_CHUNK) {
+				error("%s: offset %llu: entry header crosses the chunk",
+				      what, (unsigned long long)(off + pos));
+				break;
+			}
+			rec_len = le16toh(de->rec_len);
+			name_len = de->name_len;
+			type = de->file_type;
+			ino = le64toh(de->inode);
+			if (rec_len < 12 || rec_len % EXOFS_DIR_PAD ||
+			    pos + rec_len > EXOFS_DIR_CHUNK) {
+				error("%s: offset %llu: bad rec_len %u",
+				      what, (unsigned long long)(off + pos),
+				      rec_len);
+				break;
+			}
+			if (!ino) {
+				if (pos)
+					error("%s: offset %llu: unused entry not first in its chunk",
+					      what,
+					      (unsigned long long)(off + pos));
+				pos += rec_len;
+				continue;
+			}
+			if (!name_len || rec_len < EXOFS_DIR_REC_LEN(name_len)) {
+				error("%s: offset %llu: name_len %u does not fit rec_len %u",
+				      what, (unsigned long long)(off + pos),
+				      name_len, rec_len);
+				pos += rec_len;
+				continue;
+			}
+			memcpy(name, de->name, name_len);
+			name[name_len] = 0;
+			if (strlen(name) != name_len || strchr(name, '/'))
+				error("%s: offset %llu: name contains NUL or '/'",
+				      what, (unsigned long long)(off + pos));
+			if (ino >= f->max_ino || ino >= f->nino ||
+			    !f->ino[ino].valid) {
+				error("%s: entry '%s' names inode %llu, which is not in use",
+				      what, name, (unsigned long long)ino);
+				pos += rec_len;
+				continue;
+			}
+			if (type != exofs_ft_of_mode(f->ino[ino].mode))
+				error("%s: entry '%s': file_type %u, inode %llu has mode %o",
+				      what, name, type, (unsigned long long)ino,
+				      f->ino[ino].mode);
+			if (off == 0 && pos == 0) {
+				if (strcmp(name, ".") || ino != dino)
+					error("%s: first entry is not '.' naming itself",
+					      what);
+				pos += rec_len;
+				continue;
+			}
+			if (off == 0 && pos == EXOFS_DIR_REC_LEN(1)) {
+				if (strcmp(name, ".."))
+					error("%s: second entry is not '..'",
+					      what);
+				else if (ino != d->parent)
+					error("%s: '..' names %llu, its parent is %llu",
+					      what, (unsigned long long)ino,
+					      (unsigned long long)d->parent);
+				pos += rec_len;
+				continue;
+			}
+			if (!strcmp(name, ".") || !strcmp(name, ".."))
+				error("%s: another '%s' entry at offset %llu",
+				      what, name,
+				      (unsigned long long)(off + pos));
+			names = realloc(names, (nnames + 1) * sizeof(*names));
+			names[nnames++] = strdup(name);
+			f->ino[ino].refs++;
+			if (S_ISDIR(f->ino[ino].mode)) {
+				d->subdirs++;
+				if (f->ino[ino].parent) {
+					error("directory %llu has two parents (%llu and %llu)",
+					      (unsigned long long)ino,
+					      (unsigned long long)f->ino[ino].parent,
+					      (unsigned long long)dino);
+				} else {
+					f->ino[ino].parent = dino;
+					queue[(*qtail)++] = ino;
+				}
+			}
+			pos += rec_len;
+		}
+	}
+	if (d->size < EXOFS_DIR_CHUNK)
+		error("%s: empty", what);
+	qsort(names, nnames, sizeof(*names), name_cmp);
+	for (i = 1; i < nnames; i++)
+		if (!strcmp(names[i - 1], names[i]))
+			error("%s: name '%s' appears twice", what, names[i]);
+	for (i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+out:
+	free(buf);
+	exofs_obj_close(&o);
+}
+
+static void check_inode_data(struct fsck *f, uint64_t ino)
+{
+	struct ino_state *s = &f->ino[ino];
+	struct exofs_obj o;
+	char what[64];
+	int err;
+
+	snprintf(what, sizeof(what), "inode %llu", (unsigned long long)ino);
+	if (!(s->flags & EXOFS_INODE_FL_OBJECT))
+		return;
+	check_components_exist(f, EXOFS_INO_OID(ino), what);
+	if (S_ISDIR(s->mode))
+		return;		/* checked by the walk */
+	err = exofs_obj_open(&f->st, EXOFS_INO_OID(ino), O_RDONLY, &o);
+	if (err) {
+		error("%s: cannot open its object: %s", what, strerror(-err));
+		return;
+	}
+	if (S_ISLNK(s->mode)) {
+		char *t = malloc(s->size + 1);
+
+		if (!t || ore_user_read(&o.obj, 0, t, s->size))
+			error("%s: cannot read its symlink target", what);
+		else if (strnlen(t, s->size) != s->size)
+			error("%s: symlink target contains a NUL", what);
+		free(t);
+	}
+	if (check_data || S_ISLNK(s->mode))
+		check_parity(f, &o, s->size, what);
+	exofs_obj_close(&o);
+}
+
+/* Objects in the stores that no inode owns. */
+static void check_leaked_objects(struct fsck *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->st.n; i++) {
+		const char *dir = f->st.dirs[i];
+		struct dirent *de;
+		DIR *d;
+
+		if (!dir)
+			continue;
+		d = opendir(dir);
+		if (!d) {
+			error("store %s: %s", dir, strerror(errno));
+			continue;
+		}
+		while ((de = readdir(d))) {
+			char *end;
+			unsigned long long oid = strtoull(de->d_name, &end, 16);
+			uint64_t ino;
+
+			if (*end || end == de->d_name)
+				continue;
+			if (oid == EXOFS_SUPER_OID || oid == EXOFS_ITABLE_OID ||
+			    oid == EXOFS_IBITMAP_OID)
+				continue;
+			if (oid < EXOFS_INO_OID_BASE) {
+				warning("store %s: unknown object %s", dir,
+					de->d_name);
+				continue;
+			}
+			ino = oid - EXOFS_INO_OID_BASE;
+			if (ino >= f->nino || !f->ino[ino].valid ||
+			    !(f->ino[ino].flags & EXOFS_INODE_FL_OBJECT))
+				warning("store %s: object %s belongs to no inode (leaked)",
+					dir, de->d_name);
+		}
+		closedir(d);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "no-data", no_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fsck f;
+	uint64_t *queue, qhead = 0, qtail = 0, ino;
+	char **dirs;
+	uint32_t n, i;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "vsDhn", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v': verbose = 1; break;
+		case 's': strict = 1; break;
+		case 'D': check_data = 0; break;
+		case 'n': break;	/* read-only anyway */
+		case 'h':
+			printf("usage: " PROG " [-v] [--strict] [--no-data] STORE_DIR|missing...\n");
+			return 0;
+		default:
+			return 8;
+		}
+	}
+	n = (uint32_t)(argc - optind);
+	if (!n) {
+		fprintf(stderr, PROG ": no stores given\n");
+		return 8;
+	}
+	dirs = calloc(n, sizeof(*dirs));
+	for (i = 0; i < n; i++) {
+		const char *a = argv[optind + i];
+
+		dirs[i] = (!*a || !strcmp(a, "missing")) ? NULL : (char *)a;
+	}
+	memset(&f, 0, sizeof(f));
+	if (check_superblocks(&f, dirs, n) || check_tables(&f))
+		goto done;
+
+	/* Walk the tree from the root. */
+	queue = calloc(f.nino, sizeof(*queue));
+	f.ino[EXOFS_ROOT_INO].parent = EXOFS_ROOT_INO;
+	queue[qtail++] = EXOFS_ROOT_INO;
+	while (qhead < qtail) {
+		uint64_t d = queue[qhead++];
+
+		if (f.ino[d].seen_dir)
+			continue;
+		f.ino[d].seen_dir = 1;
+		check_dir(&f, d, queue, &qtail);
+	}
+	free(queue);
+
+	for (ino = EXOFS_ROOT_INO; ino < f.nino; ino++) {
+		struct ino_state *s = &f.ino[ino];
+
+		if (!s->valid)
+			continue;
+		if (ino != EXOFS_ROOT_INO && !s->refs) {
+			warning("inode %llu (mode %o) is in use but no directory names it (orphan)",
+				(unsigned long long)ino, s->mode);
+		} else if (S_ISDIR(s->mode)) {
+			if (ino != EXOFS_ROOT_INO && s->refs != 1)
+				error("directory %llu is named %u times",
+				      (unsigned long long)ino, s->refs);
+			if (s->links != 2 + s->subdirs)
+				error("directory %llu: i_links_count %u, expected %u",
+				      (unsigned long long)ino, s->links,
+				      2 + s->subdirs);
+		} else if (s->links != s->refs) {
+			error("inode %llu: i_links_count %u, named by %u entries",
+			      (unsigned long long)ino, s->links, s->refs);
+		}
+		switch (s->mode & S_IFMT) {
+		case S_IFDIR: f.n_dirs++; break;
+		case S_IFREG: f.n_files++; f.bytes += s->size; break;
+		case S_IFLNK: f.n_symlinks++; break;
+		default: f.n_special++;
+		}
+		check_inode_data(&f, ino);
+	}
+	check_leaked_objects(&f);
+done:
+	printf(PROG ": %llu directories, %llu files (%llu bytes), %llu symlinks, %llu special; %lu errors, %lu warnings%s\n",
+	       (unsigned long long)f.n_dirs, (unsigned long long)f.n_files,
+	       (unsigned long long)f.bytes, (unsigned long long)f.n_symlinks,
+	       (unsigned long long)f.n_special, n_errors, n_warnings,
+	       f.degraded ? " (degraded: some stores not checked)" : "");
+	if (n_errors || (strict && n_warnings))
+		return 4;
+	return 0;
+}

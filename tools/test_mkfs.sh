@@ -1,0 +1,105 @@
+#!/bin/bash
+# Host tests of mkfs.exofs and fsck.exofs (KTAP), run by `make -C tools check`.
+# Exits non-zero when any test failed.
+cd "$(dirname "$0")" || exit 1
+T=$(mktemp -d /tmp/test_mkfs.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+N=0 FAILED=0
+S="$T/s0 $T/s1 $T/s2 $T/s3"
+mkdir -p $S
+
+ok() { N=$((N + 1)); echo "ok $N $1"; }
+not_ok() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N $1"; shift; for l in "$@"; do echo "# $l"; done; }
+# expect DESC RC CMD...: CMD exits with RC (or "nz": non-zero); output in $OUT
+expect() {
+	local desc=$1 want=$2 rc
+	shift 2
+	OUT=$("$@" 2>&1); rc=$?
+	if { [ "$want" = nz ] && [ $rc -ne 0 ]; } || [ "$want" = "$rc" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "'$*' exited $rc, expected $want" "$(tail -n 5 <<< "$OUT")"
+	fi
+}
+# expect_msg DESC REGEX CMD...: CMD fails and its stderr matches REGEX
+expect_msg() {
+	local desc=$1 re=$2 rc
+	shift 2
+	OUT=$("$@" 2>&1 >/dev/null); rc=$?
+	if [ $rc -ne 0 ] && grep -Eq "$re" <<< "$OUT"; then
+		ok "$desc"
+	else
+		not_ok "$desc" "'$*' exited $rc" "stderr: $OUT"
+	fi
+}
+# flip FILE OFFSET: invert one byte
+flip() {
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "$(printf '\\%03o' $(( (b ^ 0xff) & 0xff )))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+echo "KTAP version 1"
+echo "1..30"
+for r in 0 1 4 5 6; do
+	expect "mkfs --raid $r over 4 stores, fsck --strict clean" 0 \
+		sh -c "./mkfs.exofs -q -f --raid $r $S && ./fsck.exofs --strict $S"
+done
+expect "mkfs --raid 5 --stripe-unit 8K --group-width 2 --group-count 2 -L lbl" 0 \
+	sh -c "./mkfs.exofs -f --raid 5 --stripe-unit 8K --group-width 2 --group-count 2 -L lbl $S | grep -q 'group_count 2' && ./fsck.exofs --strict $S"
+expect "mkfs prints the layout and the store order" 0 \
+	sh -c "./mkfs.exofs -f --raid 6 $S | grep -q '^  3 $T/s3 uuid '"
+expect_msg "refuses a store holding an exofs without -f (names its uuid)" \
+	"holds an exofs filesystem \(uuid [0-9a-f-]{36}\).*-f" ./mkfs.exofs --raid 5 $S
+rm -f $T/s?/*; touch $T/s3/junk
+expect_msg "refuses a non-empty store without -f" "s3 is not empty" ./mkfs.exofs $S
+expect_msg "refuses a store given twice" "given twice" ./mkfs.exofs -f $T/s0 $T/s1 $T/s0
+expect_msg "refuses the same directory under another name" "given twice" \
+	./mkfs.exofs -f $T/s0 $T/s1 $T/s2/../s0
+expect_msg "refuses a missing store" "nonexist: No such file" ./mkfs.exofs $T/s0 $T/nonexist
+expect_msg "refuses a store that is not a directory" "is not a directory" ./mkfs.exofs $T/s0 $T/s3/junk
+expect_msg "refuses a layout ORE rejects, with its reason" \
+	"invalid layout.*stripe_unit is not a multiple of the page size" \
+	./mkfs.exofs -f --stripe-unit 1000 $S
+expect_msg "refuses a group wider than the stores" \
+	"layout needs more components than there are devices" ./mkfs.exofs -f --raid 5 --group-width 5 $S
+expect_msg "refuses RAID6 on 2-wide groups" "group_width leaves no data" \
+	./mkfs.exofs -f --raid 6 --group-width 2 $S
+expect_msg "refuses --raid 3" "not 0, 1, 4, 5 or 6" ./mkfs.exofs -f --raid 3 $S
+expect_msg "refuses a label over 32 bytes" "longer than 32" ./mkfs.exofs -f -L 0123456789012345678901234567890123 $S
+expect_msg "refuses a bad uuid" "is not a UUID" ./mkfs.exofs -f -U 1234 $S
+expect "--help exits 0" 0 ./mkfs.exofs --help
+expect "-U sets the uuid" 0 sh -c "./mkfs.exofs -f -U 01234567-89ab-cdef-0123-456789abcdef $S | grep -q 'uuid 01234567-89ab-cdef-0123-456789abcdef'"
+touch $T/s1/20005 $T/s2/keepme
+mkdir -p $T/s0/lost+found
+expect "-f removes old objects, keeps other files, ignores lost+found" 0 \
+	sh -c "./mkfs.exofs -q -f --raid 5 $S && [ ! -e $T/s1/20005 ] && [ -e $T/s2/keepme ] && [ -d $T/s0/lost+found ] && ./fsck.exofs --strict $S"
+rm -f $T/s2/keepme $T/s3/junk
+expect "a store holding only lost+found counts as empty" 0 \
+	sh -c "rm -rf $T/s*/* && mkdir $T/s0/lost+found && ./mkfs.exofs -q --raid 5 $S"
+
+# fsck catches damage
+mkdir $T/bak; for i in 0 1 2 3; do cp -a $T/s$i $T/bak/s$i; done
+restore() { for i in 0 1 2 3; do rm -rf $T/s$i; cp -a $T/bak/s$i $T/s$i; done; }
+expect "fsck: stores in the wrong order" 4 ./fsck.exofs $T/s0 $T/s2 $T/s1 $T/s3
+expect "fsck: one store missing on RAID5 is degraded, not an error" 0 ./fsck.exofs $T/s0 missing $T/s2 $T/s3
+flip $T/s2/10000 200
+expect "fsck: a corrupt superblock" 4 ./fsck.exofs $S
+restore
+# record 1 (root) is at 256..511 of the inode table: flip its mode byte on
+# the component that holds it (the biggest data file of 10001)
+f=$(ls -S $T/s?/10001 | head -n 1)
+flip "$f" 256
+expect "fsck: a corrupt inode record" 4 ./fsck.exofs $S
+restore
+flip $T/s1/20001 3000
+expect "fsck: a flipped byte of the root directory (parity mismatch)" 4 ./fsck.exofs $S
+restore
+mkdir $T/other && ./mkfs.exofs -q $T/other
+expect "fsck: a foreign store" 4 sh -c "cp $T/other/10000 $T/s3/10000 && ./fsck.exofs $S"
+restore
+expect "fsck: 5 stores given to a 4-store filesystem" 4 ./fsck.exofs $S $T/other
+
+echo "# test_mkfs: $((N - FAILED)) passed, $FAILED failed"
+[ $N -eq 30 ] || { echo "# planned 30, ran $N"; exit 1; }
+[ $FAILED -eq 0 ]
