@@ -35,6 +35,11 @@
 #include <ore/layout.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+
+typedef unsigned __int128 u128;
+typedef int64_t s64;
+#define fallthrough	__attribute__((__fallthrough__))
 
 /* The grid every case walks (the brief of issue 4). */
 #define GRID_MAX_GW	12
@@ -43,6 +48,14 @@
 #define GRID_MAX_COUNT	3
 static const u32 grid_algs[] = { ORE_RAID0, ORE_RAID4, ORE_RAID5, ORE_RAID6 };
 static const u32 grid_units[] = { 4096, 8192 };
+#define GRID_SIZE	(ARRAY_SIZE(grid_algs) * GRID_MAX_GW * \
+			 GRID_MAX_MIRRORS * GRID_MAX_DEPTH * GRID_MAX_COUNT * \
+			 ARRAY_SIZE(grid_units))
+
+/* (algorithm, group_width) pairs, for what depends on nothing else */
+#define NR_SHAPES	(ARRAY_SIZE(grid_algs) * ORE_MAX_GROUP_WIDTH)
+#define SHAPE_ALG(i)	(grid_algs[(i) / ORE_MAX_GROUP_WIDTH])
+#define SHAPE_GW(i)	((u32)((i) % ORE_MAX_GROUP_WIDTH) + 1)
 
 /* Super-stripes walked exhaustively by the model (at least). */
 #define MIN_SUPER_STRIPES 3
@@ -53,7 +66,7 @@ static const u32 grid_units[] = { 4096, 8192 };
 
 static unsigned long case_fails;
 
-static void failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static __printf(1, 2) void failf(const char *fmt, ...);
 static void failf(const char *fmt, ...)
 {
 	va_list ap;
@@ -206,7 +219,7 @@ struct model {
 	u32 *comp_tab;		/* [(g * gw + pos) * mp1 + i]: counted order */
 	u32 *pos_of;		/* [row * gw + col] */
 	struct munit *unit;	/* [nunits] */
-	int64_t *cell;		/* [comp * nrows + row]: unit, CELL_P, CELL_Q */
+	s64 *cell;		/* [comp * nrows + row]: unit, CELL_P, CELL_Q */
 };
 
 static u32 mcomp(const struct model *m, u32 g, u32 pos, u32 mirror)
@@ -236,6 +249,53 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+/* Put @val into (every mirror of) position @pos of group @g on row @r. */
+static int model_place(struct model *m, u32 g, u32 pos, u64 r, s64 val)
+{
+	u32 i;
+
+	for (i = 0; i < m->mp1; i++) {
+		s64 *ce = &m->cell[(u64)mcomp(m, g, pos, i) * m->nrows + r];
+
+		if (*ce != CELL_EMPTY)
+			return -1;
+		*ce = val;
+	}
+	return 0;
+}
+
+/*
+ * Fill stripe @n of group @g in super-stripe @s, which is row @r of the
+ * group's components, with logical units @k .. @k + dw - 1; @gend is the
+ * first unit after the group in this super-stripe.
+ */
+static int model_fill_stripe(struct model *m, u64 s, u32 g, u32 n, u64 r,
+			     u64 k, u64 gend)
+{
+	const u32 *rp = m->pos_of + r * m->gw;
+	u32 c;
+
+	for (c = 0; c < m->dw; c++) {
+		struct munit *u = &m->unit[k + c];
+
+		u->M = s;
+		u->group = g;
+		u->N = n;
+		u->row = r;
+		u->col = c;
+		u->pos = rp[c];
+		u->stripe_first = k;
+		u->group_end = gend;
+		if (model_place(m, g, rp[c], r, (s64)(k + c)))
+			return -1;
+	}
+	for (c = m->dw; c < m->gw; c++)
+		if (model_place(m, g, rp[c], r,
+				c == m->dw ? CELL_P : CELL_Q))
+			return -1;
+	return 0;
+}
+
 /*
  * Build the model of a verified layout: place at least MIN_SUPER_STRIPES
  * super-stripes, and at least one full period of the parity rotation (the
@@ -245,7 +305,7 @@ static void *xcalloc(size_t n, size_t size)
 static int model_build(struct model *m, const struct ore_layout *l)
 {
 	u64 *rowctr, k = 0, s, r;
-	u32 g, n, c, i, pos, cnt = 0;
+	u32 g, n, i, pos, cnt = 0;
 
 	memset(m, 0, sizeof(*m));
 	m->l = *l;
@@ -287,41 +347,10 @@ static int model_build(struct model *m, const struct ore_layout *l)
 			u64 gend = k + (u64)m->D * m->dw;
 
 			for (n = 0; n < m->D; n++) {
-				u64 first = k;
-				const u32 *rp;
-
 				r = rowctr[g]++;
-				rp = m->pos_of + r * m->gw;
-				for (c = 0; c < m->dw; c++, k++) {
-					struct munit *u = &m->unit[k];
-
-					u->M = s;
-					u->group = g;
-					u->N = n;
-					u->row = r;
-					u->col = c;
-					u->pos = rp[c];
-					u->stripe_first = first;
-					u->group_end = gend;
-					for (i = 0; i < m->mp1; i++) {
-						int64_t *ce = &m->cell[
-						    (u64)mcomp(m, g, rp[c], i) *
-						    m->nrows + r];
-						if (*ce != CELL_EMPTY)
-							goto bad;
-						*ce = (int64_t)k;
-					}
-				}
-				for (c = m->dw; c < m->gw; c++)
-					for (i = 0; i < m->mp1; i++) {
-						int64_t *ce = &m->cell[
-						    (u64)mcomp(m, g, rp[c], i) *
-						    m->nrows + r];
-						if (*ce != CELL_EMPTY)
-							goto bad;
-						*ce = c == m->dw ? CELL_P :
-							CELL_Q;
-					}
+				if (model_fill_stripe(m, s, g, n, r, k, gend))
+					goto bad;
+				k += m->dw;
 			}
 		}
 		if (s == 0)
@@ -452,20 +481,27 @@ static void layout_init(struct ore_layout *l, u32 su, u32 gw, u32 alg,
  * many devices as it needs. @impossible (may be NULL) is called instead for
  * the combinations with group_width <= parity.
  */
-static void for_each_grid_layout(grid_fn fn, grid_fn impossible, void *arg)
+static void grid_walk(grid_fn fn, grid_fn impossible, void *arg)
 {
-	u32 a, u, gw, mp1, d, g;
+	u32 idx, v, a, u, gw, mp1, d, g;
 	struct ore_layout l;
 	const char *why;
 	int rc;
 
 	n_grid_layouts = 0;
-	for (a = 0; a < ARRAY_SIZE(grid_algs); a++)
-	for (gw = 1; gw <= GRID_MAX_GW; gw++)
-	for (mp1 = 1; mp1 <= GRID_MAX_MIRRORS; mp1++)
-	for (d = 1; d <= GRID_MAX_DEPTH; d++)
-	for (g = 1; g <= GRID_MAX_COUNT; g++)
-	for (u = 0; u < ARRAY_SIZE(grid_units); u++) {
+	/* odometer over (alg, gw, mirrors, depth, count, unit), unit fastest */
+	for (idx = 0; idx < GRID_SIZE; idx++) {
+		v = idx;
+		u = v % ARRAY_SIZE(grid_units);
+		v /= ARRAY_SIZE(grid_units);
+		g = v % GRID_MAX_COUNT + 1;
+		v /= GRID_MAX_COUNT;
+		d = v % GRID_MAX_DEPTH + 1;
+		v /= GRID_MAX_DEPTH;
+		mp1 = v % GRID_MAX_MIRRORS + 1;
+		v /= GRID_MAX_MIRRORS;
+		gw = v % GRID_MAX_GW + 1;
+		a = v / GRID_MAX_GW;
 		layout_init(&l, grid_units[u], gw, grid_algs[a], d, g, mp1);
 		if (gw <= model_parity(grid_algs[a])) {
 			if (impossible)
@@ -660,7 +696,7 @@ static void grid_short_of_devices(const struct ore_layout *l, void *arg)
 
 static void case_check_rejects_grid(void)
 {
-	for_each_grid_layout(grid_short_of_devices, grid_impossible, NULL);
+	grid_walk(grid_short_of_devices, grid_impossible, NULL);
 }
 
 /* ---------------------------------------------------------------------
@@ -707,8 +743,7 @@ static void accept_one(u32 su, u32 gw, u32 alg, u32 depth, u32 count,
 		failf("%s: stripe_length %" PRIu64, lstr(&l), l.stripe_length);
 	if (l.group_length != (u64)(gw - par) * su * depth)
 		failf("%s: group_length %" PRIu64, lstr(&l), l.group_length);
-	if ((unsigned __int128)l.super_stripe !=
-	    (unsigned __int128)(gw - par) * su * depth * count)
+	if ((u128)l.super_stripe != (u128)(gw - par) * su * depth * count)
 		failf("%s: super_stripe %" PRIu64, lstr(&l), l.super_stripe);
 	if (l.num_comps != gw * count * mp1)
 		failf("%s: num_comps %" PRIu32, lstr(&l), l.num_comps);
@@ -730,7 +765,7 @@ static void case_check_accepts_good(void)
 {
 	u32 a, i;
 
-	for_each_grid_layout(grid_accept, NULL, NULL);
+	grid_walk(grid_accept, NULL, NULL);
 	/* the edges of every limit */
 	for (a = 0; a < ARRAY_SIZE(grid_algs); a++) {
 		u32 alg = grid_algs[a], par = model_parity(alg);
@@ -754,41 +789,51 @@ static void case_check_accepts_good(void)
  * Case: the overflow check of group_depth * group_count is exact
  */
 
+static void overflow_one(u32 su, u32 gw, u32 alg, u32 depth, u32 count)
+{
+	u32 par = model_parity(alg);
+	struct ore_layout l;
+	const char *why = NULL;
+	u128 S;
+	int rc;
+
+	if (gw <= par)
+		return;
+	layout_init(&l, su, gw, alg, depth, count, 1);
+	S = (u128)(gw - par) * su * depth * count;
+	rc = ore_layout_check(&l, 1024, &why);
+	n_rejects_checked++;
+	if (S <= INT64_MAX && rc)
+		failf("%s: S = 0x%" PRIx64 " fits but rejected: %s",
+		      lstr(&l), (u64)S, why ? why : "NULL");
+	if (S > INT64_MAX && rc != -EINVAL)
+		failf("%s: S overflows but returned %d", lstr(&l), rc);
+	if (S > INT64_MAX && rc == -EINVAL && !why)
+		failf("%s: rejected without a reason", lstr(&l));
+	if (!rc && l.super_stripe != (u64)S)
+		failf("%s: super_stripe 0x%" PRIx64 " != 0x%" PRIx64,
+		      lstr(&l), l.super_stripe, (u64)S);
+}
+
 static void case_check_overflow_boundary(void)
 {
 	static const u32 sus[] = { 4096, 1u << 20, 16u << 20 };
 	static const u32 gws[] = { 2, 17, 32 };
-	u32 s, w, a, i;
+	u32 s, w, a, i, depth, count;
 
-	for (s = 0; s < ARRAY_SIZE(sus); s++)
-	for (w = 0; w < ARRAY_SIZE(gws); w++)
-	for (a = 0; a < ARRAY_SIZE(grid_algs); a++)
-	for (i = 0; i < 40; i++) {
-		u32 alg = grid_algs[a], par = model_parity(alg);
-		u32 gw = gws[w], count = 1 + (u32)rnd_below(1024 / gw);
-		u64 depth = i < 2 ? 0xffffffffu - i :
-			    1 + rnd_below(0xffffffffu);
-		unsigned __int128 S;
-		struct ore_layout l;
-		const char *why = NULL;
-		int rc;
-
-		if (gw <= par)
-			continue;
-		layout_init(&l, sus[s], gw, alg, (u32)depth, count, 1);
-		S = (unsigned __int128)(gw - par) * sus[s] * depth * count;
-		rc = ore_layout_check(&l, 1024, &why);
-		n_rejects_checked++;
-		if (S <= INT64_MAX && rc)
-			failf("%s: S = 0x%" PRIx64 " fits but rejected: %s",
-			      lstr(&l), (u64)S, why ? why : "NULL");
-		if (S > INT64_MAX && rc != -EINVAL)
-			failf("%s: S overflows but returned %d", lstr(&l), rc);
-		if (S > INT64_MAX && rc == -EINVAL && !why)
-			failf("%s: rejected without a reason", lstr(&l));
-		if (!rc && l.super_stripe != (u64)S)
-			failf("%s: super_stripe 0x%" PRIx64 " != 0x%" PRIx64,
-			      lstr(&l), l.super_stripe, (u64)S);
+	for (s = 0; s < ARRAY_SIZE(sus); s++) {
+		for (w = 0; w < ARRAY_SIZE(gws); w++) {
+			for (a = 0; a < ARRAY_SIZE(grid_algs); a++) {
+				for (i = 0; i < 40; i++) {
+					depth = i < 2 ? 0xffffffffu - i :
+						1 + (u32)rnd_below(0xffffffffu);
+					count = 1 + (u32)rnd_below(1024 / gws[w]);
+					overflow_one(sus[s], gws[w],
+						     grid_algs[a], depth,
+						     count);
+				}
+			}
+		}
 	}
 }
 
@@ -819,7 +864,7 @@ static void grid_numbering(const struct ore_layout *l, void *arg)
 
 static void case_component_numbering(void)
 {
-	for_each_grid_layout(grid_numbering, NULL, NULL);
+	grid_walk(grid_numbering, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------------
@@ -861,18 +906,17 @@ static int pos_layout(struct ore_layout *l, u32 alg, u32 gw)
 
 static void case_stripe_pos_matches_rule(void)
 {
-	u32 a, gw, *tab;
+	u32 shape, gw, *tab;
 	struct ore_layout l;
-	u64 r, i;
+	u64 r, i, nrows;
 
-	for (a = 0; a < ARRAY_SIZE(grid_algs); a++)
-	for (gw = 1; gw <= ORE_MAX_GROUP_WIDTH; gw++) {
-		u64 nrows = (u64)POS_ROWS_PER_GW * gw;
-
-		if (pos_layout(&l, grid_algs[a], gw))
+	for (shape = 0; shape < NR_SHAPES; shape++) {
+		gw = SHAPE_GW(shape);
+		nrows = (u64)POS_ROWS_PER_GW * gw;
+		if (pos_layout(&l, SHAPE_ALG(shape), gw))
 			continue;
 		tab = xcalloc(nrows * gw, sizeof(*tab));
-		model_rotation(grid_algs[a], gw, nrows, tab);
+		model_rotation(SHAPE_ALG(shape), gw, nrows, tab);
 		for (r = 0; r < nrows; r++)
 			check_row_perm(&l, r, tab + r * gw);
 		/* far rows: the rule has period gw */
@@ -886,14 +930,14 @@ static void case_stripe_pos_matches_rule(void)
 
 static void case_stripe_rows_distinct(void)
 {
-	u32 a, gw;
+	u32 shape, gw;
 	struct ore_layout l;
 	u64 r, i;
 
 	/* independent of the model: only the permutation property */
-	for (a = 0; a < ARRAY_SIZE(grid_algs); a++)
-	for (gw = 1; gw <= ORE_MAX_GROUP_WIDTH; gw++) {
-		if (pos_layout(&l, grid_algs[a], gw))
+	for (shape = 0; shape < NR_SHAPES; shape++) {
+		gw = SHAPE_GW(shape);
+		if (pos_layout(&l, SHAPE_ALG(shape), gw))
 			continue;
 		for (r = 0; r < 4 * gw; r++)
 			check_row_perm(&l, r, NULL);
@@ -935,7 +979,7 @@ static void check_rotation_window(const struct ore_layout *l, u64 start)
 			if (q != pos_next(ore_layout_stripe_pos(l, r, dw), gw))
 				failf("%s row %" PRIu64 ": Q not right after P",
 				      lstr(l), r);
-			/* fall through */
+			fallthrough;
 		case ORE_RAID5:
 			p = ore_layout_stripe_pos(l, r, dw);
 			if (p >= gw)
@@ -964,62 +1008,68 @@ static void check_rotation_window(const struct ore_layout *l, u64 start)
 	}
 }
 
-/* The same balance seen through ore_calc_stripe_info() of a grid layout. */
-static void grid_balance(const struct ore_layout *l, void *arg)
+/*
+ * The same balance seen through ore_calc_stripe_info() of a grid layout:
+ * rows @start .. @start + gw - 1 of group @g.
+ */
+static void balance_window(const struct ore_layout *l, u32 g, u64 start)
 {
 	u32 gw = l->group_width, mp1 = l->mirrors_p1;
-	u32 pcount[ORE_MAX_COMPONENTS / 8], qcount[ORE_MAX_COMPONENTS / 8];
-	u32 g, i, c;
-	u64 r, start;
+	u32 pcount[ORE_MAX_COMPONENTS] = { 0 };
+	u32 qcount[ORE_MAX_COMPONENTS] = { 0 };
+	struct ore_striping_info si;
+	u64 r, L;
+	u32 c;
+
+	for (r = start; r < start + gw; r++) {
+		L = r / l->group_depth * l->super_stripe +
+		    g * l->group_length + r % l->group_depth * l->stripe_length;
+		calc_si(l, L, &si);
+		if (si.row != r || si.group != g) {
+			failf("%s: offset %" PRIu64 " not on row %" PRIu64,
+			      lstr(l), L, r);
+			return;
+		}
+		if (si.par_dev < l->num_comps && l->parity)
+			pcount[si.par_dev]++;
+		if (si.q_dev < l->num_comps && l->parity > 1)
+			qcount[si.q_dev]++;
+	}
+	if (l->raid_algorithm != ORE_RAID5 && l->raid_algorithm != ORE_RAID6)
+		return;
+	for (c = g * gw * mp1; c < (g + 1) * gw * mp1; c++) {
+		u32 want = c % mp1 ? 0 : 1;	/* first mirror only */
+
+		if (pcount[c] != want)
+			failf("%s group %u rows %" PRIu64 "+%u: comp %u is P %u times",
+			      lstr(l), g, start, gw, c, pcount[c]);
+		if (l->parity > 1 && qcount[c] != want)
+			failf("%s group %u rows %" PRIu64 "+%u: comp %u is Q %u times",
+			      lstr(l), g, start, gw, c, qcount[c]);
+	}
+}
+
+static void grid_balance(const struct ore_layout *l, void *arg)
+{
+	u32 g;
 
 	(void)arg;
 	n_layouts_checked++;
-	for (g = 0; g < l->group_count; g++)
-	for (i = 0; i < 3; i++) {
-		start = i == 0 ? 0 : i == 1 ? 1 : rnd_below(1ULL << 40);
-		memset(pcount, 0, sizeof(pcount));
-		memset(qcount, 0, sizeof(qcount));
-		for (r = start; r < start + gw; r++) {
-			struct ore_striping_info si;
-			u64 L = r / l->group_depth * l->super_stripe +
-				g * l->group_length +
-				r % l->group_depth * l->stripe_length;
-
-			calc_si(l, L, &si);
-			if (si.row != r || si.group != g) {
-				failf("%s: offset %" PRIu64 " not on row %" PRIu64,
-				      lstr(l), L, r);
-				return;
-			}
-			if (si.par_dev < l->num_comps && l->parity)
-				pcount[si.par_dev]++;
-			if (si.q_dev < l->num_comps && l->parity > 1)
-				qcount[si.q_dev]++;
-		}
-		if (l->raid_algorithm != ORE_RAID5 &&
-		    l->raid_algorithm != ORE_RAID6)
-			continue;
-		for (c = g * gw * mp1; c < (g + 1) * gw * mp1; c++) {
-			u32 want = c % mp1 ? 0 : 1;	/* first mirror only */
-
-			if (pcount[c] != want)
-				failf("%s group %u rows %" PRIu64 "+%u: comp %u is P %u times",
-				      lstr(l), g, start, gw, c, pcount[c]);
-			if (l->parity > 1 && qcount[c] != want)
-				failf("%s group %u rows %" PRIu64 "+%u: comp %u is Q %u times",
-				      lstr(l), g, start, gw, c, qcount[c]);
-		}
+	for (g = 0; g < l->group_count; g++) {
+		balance_window(l, g, 0);
+		balance_window(l, g, 1);
+		balance_window(l, g, rnd_below(1ULL << 40));
 	}
 }
 
 static void case_parity_rotation_balanced(void)
 {
-	u32 a, gw, i;
+	u32 shape, gw, i;
 	struct ore_layout l;
 
-	for (a = 0; a < ARRAY_SIZE(grid_algs); a++)
-	for (gw = 1; gw <= ORE_MAX_GROUP_WIDTH; gw++) {
-		if (pos_layout(&l, grid_algs[a], gw))
+	for (shape = 0; shape < NR_SHAPES; shape++) {
+		gw = SHAPE_GW(shape);
+		if (pos_layout(&l, SHAPE_ALG(shape), gw))
 			continue;
 		for (i = 0; i < 2 * gw; i++)
 			check_rotation_window(&l, i);
@@ -1027,7 +1077,7 @@ static void case_parity_rotation_balanced(void)
 			check_rotation_window(&l, rnd64() >> 1);
 		check_rotation_window(&l, UINT64_MAX - gw + 1);
 	}
-	for_each_grid_layout(grid_balance, NULL, NULL);
+	grid_walk(grid_balance, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------------
@@ -1108,6 +1158,83 @@ static void case_doc_tables(void)
 	}
 }
 
+/*
+ * The worked example of docs/layout.md: RAID5, gw 3, D 2, G 2, 4 KiB units.
+ * doc_example_units[row][comp] is the logical unit held, -1 for P.
+ */
+static const int doc_example_units[6][6] = {
+	{ 0, 1, -1, 4, 5, -1 },
+	{ 3, -1, 2, 7, -1, 6 },
+	{ -1, 8, 9, -1, 12, 13 },
+	{ 10, 11, -1, 14, 15, -1 },
+	{ 17, -1, 16, 21, -1, 20 },
+	{ -1, 18, 19, -1, 22, 23 },
+};
+
+static const u64 doc_example_sizes[][7] = {	/* size, then comps 0..5 */
+	{ 0, 0, 0, 0, 0, 0, 0 },
+	{ 1, 1, 0, 1, 0, 0, 0 },
+	{ 4097, 4096, 1, 4096, 0, 0, 0 },
+	{ 9000, 4096, 4904, 4904, 0, 0, 0 },
+	{ 20000, 8192, 8192, 8192, 3616, 0, 3616 },
+	{ 50000, 16384, 16384, 16384, 9040, 9040, 8192 },
+};
+
+static void case_doc_example(void)
+{
+	struct ore_striping_info si, want;
+	struct ore_layout l;
+	const char *why;
+	u32 r, c, k;
+	size_t i;
+
+	layout_init(&l, 4096, 3, ORE_RAID5, 2, 2, 1);
+	if (ore_layout_check(&l, 6, &why)) {
+		failf("doc example layout rejected: %s", why);
+		return;
+	}
+	for (r = 0; r < 6; r++)
+		for (c = 0; c < 6; c++) {
+			k = (u32)doc_example_units[r][c];
+			if (doc_example_units[r][c] < 0)
+				continue;
+			calc_si(&l, (u64)k * 4096, &si);
+			if (si.dev != c || si.row != r)
+				failf("doc example: u%u on comp %u row %" PRIu64 ", docs say comp %u row %u",
+				      k, si.dev, si.row, c, r);
+			if (si.par_dev / 3 != c / 3 ||
+			    doc_example_units[r][si.par_dev] != -1)
+				failf("doc example: P of u%u on comp %u", k,
+				      si.par_dev);
+		}
+	memset(&want, 0, sizeof(want));
+	want.offset = 41000;
+	want.M = 1;
+	want.group = 0;
+	want.N = 1;
+	want.row = 3;
+	want.col = 0;
+	want.unit_off = 40;
+	want.obj_offset = 12328;
+	want.dev = 0;
+	want.par_dev = 2;
+	want.length = 8152;
+	want.first_stripe_start = 40960;
+	want.bytes_in_stripe = 8192;
+	calc_si(&l, 41000, &si);
+	si_compare(&l, &si, &want);
+	for (i = 0; i < ARRAY_SIZE(doc_example_sizes); i++)
+		for (c = 0; c < 6; c++) {
+			u64 got = ore_layout_obj_size(&l, c,
+						      doc_example_sizes[i][0]);
+
+			if (got != doc_example_sizes[i][c + 1])
+				failf("doc example: size %" PRIu64 " comp %u: %" PRIu64 ", docs say %" PRIu64,
+				      doc_example_sizes[i][0], c, got,
+				      doc_example_sizes[i][c + 1]);
+		}
+}
+
 /* ---------------------------------------------------------------------
  * Case: every field of ore_calc_stripe_info() at every interesting offset
  */
@@ -1145,7 +1272,7 @@ out:
 
 static void case_stripe_info_all_offsets(void)
 {
-	for_each_grid_layout(grid_all_offsets, NULL, NULL);
+	grid_walk(grid_all_offsets, NULL, NULL);
 }
 
 /*
@@ -1199,7 +1326,7 @@ static void grid_far_offsets(const struct ore_layout *l, void *arg)
 
 static void case_stripe_info_far_offsets(void)
 {
-	for_each_grid_layout(grid_far_offsets, NULL, NULL);
+	grid_walk(grid_far_offsets, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------------
@@ -1300,7 +1427,7 @@ out:
 
 static void case_unit_bijection(void)
 {
-	for_each_grid_layout(grid_bijection, NULL, NULL);
+	grid_walk(grid_bijection, NULL, NULL);
 }
 
 /*
@@ -1378,12 +1505,14 @@ static void case_byte_bijection(void)
 	static const u32 gws[] = { 0, 4, 5 };	/* 0: parity + 1 */
 	static const u32 depths[] = { 1, 3 };
 	struct ore_layout l;
-	u32 a, w, d, gw;
+	u32 idx, a, w, d, gw;
 	const char *why;
 
-	for (a = 0; a < ARRAY_SIZE(grid_algs); a++)
-	for (w = 0; w < ARRAY_SIZE(gws); w++)
-	for (d = 0; d < ARRAY_SIZE(depths); d++) {
+	for (idx = 0; idx < ARRAY_SIZE(grid_algs) * ARRAY_SIZE(gws) *
+			    ARRAY_SIZE(depths); idx++) {
+		d = idx % ARRAY_SIZE(depths);
+		w = idx / ARRAY_SIZE(depths) % ARRAY_SIZE(gws);
+		a = idx / ARRAY_SIZE(depths) / ARRAY_SIZE(gws);
 		gw = gws[w] ? gws[w] : model_parity(grid_algs[a]) + 1;
 		layout_init(&l, 4096, gw, grid_algs[a], depths[d], 2, 2);
 		if (ore_layout_check(&l, gw * 4, &why)) {
@@ -1533,7 +1662,7 @@ out:
 
 static void case_obj_size(void)
 {
-	for_each_grid_layout(grid_obj_size, NULL, NULL);
+	grid_walk(grid_obj_size, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------------
@@ -1557,6 +1686,7 @@ static const struct test_case cases[] = {
 	{ "stripe_row_positions_distinct", case_stripe_rows_distinct },
 	{ "parity_rotation_balanced", case_parity_rotation_balanced },
 	{ "docs_layout_md_tables", case_doc_tables },
+	{ "docs_layout_md_worked_example", case_doc_example },
 	{ "stripe_info_all_fields_every_unit_boundary",
 	  case_stripe_info_all_offsets },
 	{ "stripe_info_far_offsets", case_stripe_info_far_offsets },
