@@ -660,6 +660,36 @@ static int cmd_fill(int argc, char **argv)
 	return e == ENOSPC ? 0 : 1;
 }
 
+/*
+ * call SYSCALL ARGS: rmdir P | unlink P | mkdir P | link OLD NEW |
+ * symlink TARGET P | open-excl P | mknod-fifo P; prints OK or the errno name.
+ */
+static int cmd_call(int argc, char **argv)
+{
+	int r = -1;
+
+	if (argc == 3 && !strcmp(argv[1], "rmdir"))
+		r = rmdir(argv[2]);
+	else if (argc == 3 && !strcmp(argv[1], "unlink"))
+		r = unlink(argv[2]);
+	else if (argc == 3 && !strcmp(argv[1], "mkdir"))
+		r = mkdir(argv[2], 0755);
+	else if (argc == 4 && !strcmp(argv[1], "link"))
+		r = link(argv[2], argv[3]);
+	else if (argc == 4 && !strcmp(argv[1], "symlink"))
+		r = symlink(argv[2], argv[3]);
+	else if (argc == 3 && !strcmp(argv[1], "open-excl")) {
+		r = open(argv[2], O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (r >= 0)
+			r = close(r);
+	} else if (argc == 3 && !strcmp(argv[1], "mknod-fifo"))
+		r = mkfifo(argv[2], 0644);
+	else
+		return 2;
+	printf("%s\n", errname(r ? errno : 0));
+	return r ? 1 : 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -679,7 +709,9 @@ static void usage(void)
 		"  utimens PATH ASEC ANSEC MSEC MNSEC\n"
 		"  readdir DIR N                 readdir stable across changes\n"
 		"  concurrent FILE NPROC CHUNK COUNT\n"
-		"  fill FILE                     write until ENOSPC\n",
+		"  fill FILE                     write until ENOSPC\n"
+		"  call rmdir|unlink|mkdir P, link|symlink A B, open-excl P,\n"
+		"       mknod-fifo P             prints OK or the errno name\n",
 		prog);
 }
 
@@ -733,6 +765,8 @@ int main(int argc, char **argv)
 		r = cmd_concurrent(argc, argv);
 	else if (!strcmp(c, "fill"))
 		r = cmd_fill(argc, argv);
+	else if (!strcmp(c, "call"))
+		r = cmd_call(argc, argv);
 	else
 		r = 2;
 	if (r == 2)

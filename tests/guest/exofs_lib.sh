@@ -1,0 +1,231 @@
+# Helpers of the exofs guest suites (exofs_*.sh, bench/exofs_untar.sh).
+# Source after lib.sh:
+#
+#   . /ore/tests/lib.sh
+#   . /ore/tests/exofs_lib.sh
+#
+# Stores are directories /stores/sI, each the root of an ext4 on virtio disk
+# I (or a tmpfs for the small-store tests); EXOFS_STORES lists them in
+# device-table order. The exofs mount syntax is docs/exofs-format.md's:
+#   mount -t exofs -o stores=/s0:/s1:...[,degraded] none MNT
+
+EXOFS_STORES=""
+EXOFS_MNT=/mnt/exofs
+PATH=/ore/tools:$PATH
+
+# now_cs: centiseconds since boot (for timings).
+now_cs() {
+	awk '{ printf "%d\n", $1 * 100 }' /proc/uptime
+}
+
+# secs_since CS: "S.SS" seconds since now_cs value CS.
+secs_since() {
+	awk -v a="$1" -v b="$(now_cs)" 'BEGIN { printf "%.2f\n", (b - a) / 100 }'
+}
+
+# exofs_load: insmod ore.ko and exofs.ko (each once). Emits one result.
+exofs_load() {
+	local m ko
+	for m in ore exofs; do
+		mod_loaded "$m" && continue
+		if ! ko=$(ore_ko "$m"); then
+			not_ok "load ore.ko and exofs.ko" "$m.ko is not built"
+			return 1
+		fi
+		load_mod "$ko" || return 1
+	done
+	ok "load ore.ko and exofs.ko"
+}
+
+# exofs_stores_ext4 N: ext4 on disks 0..N-1 mounted at /stores/s0..; sets
+# EXOFS_STORES. Emits one result.
+exofs_stores_ext4() {
+	local n=$1 i err=""
+	EXOFS_STORES=""
+	i=0
+	while [ $i -lt "$n" ]; do
+		mountpoint -q /stores/s$i 2>/dev/null && umount /stores/s$i
+		mkdir -p /stores/s$i
+		if ! out=$(mkfs_ext4 "$(disk $i)" 2>&1); then
+			err="mkfs.ext4 $(disk $i): $out"
+			break
+		fi
+		if ! out=$(mount_ext4 "$(disk $i)" /stores/s$i 2>&1); then
+			err="mount $(disk $i): $out"
+			break
+		fi
+		EXOFS_STORES="$EXOFS_STORES /stores/s$i"
+		i=$((i + 1))
+	done
+	EXOFS_STORES=${EXOFS_STORES# }
+	if [ -n "$err" ]; then
+		not_ok "ext4 stores on $n disks" "$err"
+		return 1
+	fi
+	ok "ext4 stores on $n disks"
+}
+
+# exofs_stores_remount: mount the ext4 stores again (second boot).
+exofs_stores_remount() {
+	local n=$1 i=0
+	EXOFS_STORES=""
+	while [ $i -lt "$n" ]; do
+		mkdir -p /stores/s$i
+		mount_ext4 "$(disk $i)" /stores/s$i || return 1
+		EXOFS_STORES="$EXOFS_STORES /stores/s$i"
+		i=$((i + 1))
+	done
+	EXOFS_STORES=${EXOFS_STORES# }
+}
+
+# exofs_stores_tmpfs N SIZE: tmpfs stores of SIZE each at /stores/tI.
+exofs_stores_tmpfs() {
+	local n=$1 size=$2 i=0
+	EXOFS_STORES=""
+	while [ $i -lt "$n" ]; do
+		mkdir -p /stores/t$i
+		mount -t tmpfs -o size="$size" tmpfs /stores/t$i || return 1
+		EXOFS_STORES="$EXOFS_STORES /stores/t$i"
+		i=$((i + 1))
+	done
+	EXOFS_STORES=${EXOFS_STORES# }
+}
+
+# stores_opt [STORE...]: "s0:s1:..." of the given stores (default all).
+stores_opt() {
+	[ $# -gt 0 ] || set -- $EXOFS_STORES
+	echo "$*" | tr ' ' ':'
+}
+
+# exofs_mkfs ARGS...: mkfs.exofs -f ARGS... over EXOFS_STORES; output
+# (layout, store order) is shown as diagnostics.
+exofs_mkfs() {
+	local out rc
+	out=$(mkfs.exofs -f "$@" $EXOFS_STORES 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | sed "s/^/${ORE_INDENT}# /"
+	return $rc
+}
+
+# exofs_mount [OPTS] [MNT]: mount exofs over EXOFS_STORES on MNT (default
+# $EXOFS_MNT); OPTS are extra mount options (e.g. "degraded", "ro").
+# On failure shows the kernel's last lines.
+exofs_mount() {
+	local opts=$1 mnt=${2:-$EXOFS_MNT} o out
+	o="stores=$(stores_opt)"
+	[ -n "$opts" ] && o="$o,$opts"
+	mkdir -p "$mnt"
+	if ! out=$(mount -t exofs -o "$o" none "$mnt" 2>&1); then
+		echo "$out"
+		dmesg | tail -n 8
+		return 1
+	fi
+}
+
+# exofs_mount_with STORES_OPT [OPTS] [MNT]: the same with an explicit
+# stores= value (degraded and wrong-order tests).
+exofs_mount_with() {
+	local so=$1 opts=$2 mnt=${3:-$EXOFS_MNT} o out
+	o="stores=$so"
+	[ -n "$opts" ] && o="$o,$opts"
+	mkdir -p "$mnt"
+	if ! out=$(mount -t exofs -o "$o" none "$mnt" 2>&1); then
+		echo "$out"
+		dmesg | tail -n 8
+		return 1
+	fi
+}
+
+# exofs_umount [MNT]
+exofs_umount() {
+	umount "${1:-$EXOFS_MNT}"
+}
+
+# exofs_fsck [ARGS...]: fsck.exofs --strict over EXOFS_STORES (or ARGS as
+# the store list when given).
+exofs_fsck() {
+	if [ $# -gt 0 ]; then
+		fsck.exofs --strict "$@"
+	else
+		fsck.exofs --strict $EXOFS_STORES
+	fi
+}
+
+# exofs_counters [MNT]: the exofs sysfs/debugfs counters of the mount, as
+# "name value" lines (whatever the kernel exposes; empty if nothing).
+exofs_counters() {
+	local d f
+	for d in /sys/fs/exofs/* /sys/kernel/debug/exofs/*; do
+		[ -d "$d" ] || continue
+		for f in "$d"/*; do
+			[ -f "$f" ] && [ -r "$f" ] || continue
+			printf '%s %s\n' "$(basename "$f")" "$(head -c 200 "$f" | tr '\n' ' ')"
+		done
+	done
+}
+
+# tree_tar: path of the kernel source subset tar: prepared on the host by
+# `make -C tools tree` (build/exofs-tree/tree.tar), else made here from
+# /usr/src/linux-source-6.12.tar.xz on the host share (slow under TCG).
+# TREE_DIRS (space separated, relative to linux-source-6.12/) selects the
+# subset in the fallback.
+TREE_DIRS=${TREE_DIRS:-"include/linux fs/ext4 fs/xfs fs/nfs"}
+tree_tar() {
+	local t="$ORE_HOST$ORE_HOSTREPO/build/exofs-tree/tree.tar" d list=""
+	if [ -r "$t" ]; then
+		echo "$t"
+		return 0
+	fi
+	t=/tmp/exofs-tree.tar
+	if [ ! -s "$t" ]; then
+		for d in $TREE_DIRS; do list="$list linux-source-6.12/$d"; done
+		mkdir -p /tmp/exofs-tree.x
+		xzcat "$ORE_HOST/usr/src/linux-source-6.12.tar.xz" |
+			tar -x -C /tmp/exofs-tree.x $list || return 1
+		(cd /tmp/exofs-tree.x && tar -cf "$t" linux-source-6.12) || return 1
+		rm -rf /tmp/exofs-tree.x
+	fi
+	echo "$t"
+}
+
+# tree_manifest DIR: one line per file/dir/symlink under DIR, sorted:
+# "path|type|mode|size|mtime|uid|gid|target" (the size of directories left
+# out: directory sizes differ between filesystems).
+tree_manifest() {
+	(cd "$1" && find . -mindepth 1 -exec stat -c '%n|%F|%a|%s|%Y|%u|%g|%N' {} + |
+		awk -F'|' -v OFS='|' '$2 == "directory" { $4 = "-" } { print }' |
+		LC_ALL=C sort)
+}
+
+# tree_compare REF DIR: every file of REF is in DIR with the same bytes and
+# the same mode/size/mtime/owner, and nothing else is there.
+tree_compare() {
+	local ref=$1 dir=$2 a=/tmp/manifest.ref b=/tmp/manifest.cmp
+	tree_manifest "$ref" > $a
+	tree_manifest "$dir" > $b
+	if ! cmp -s $a $b; then
+		echo "metadata differs ($(wc -l < $a) vs $(wc -l < $b) entries):"
+		diff $a $b | head -n 20
+		return 1
+	fi
+	diff -r "$ref" "$dir" > /tmp/diff.out 2>&1 || {
+		echo "contents differ:"
+		head -n 20 /tmp/diff.out
+		return 1
+	}
+}
+
+# guest_crash: end the boot like a power cut: report the results so far as
+# the harness expects (EXIT/dmesg/END markers, which init would print),
+# then reset the machine at once, without sync or umount.
+guest_crash() {
+	diag "$ORE_N results, $ORE_NFAIL failed; crashing the guest now"
+	echo "@@ORE@@ EXIT rc=$([ $ORE_NFAIL -eq 0 ] && echo 0 || echo 1)"
+	echo "@@ORE@@ DMESG-BEGIN"
+	dmesg
+	echo "@@ORE@@ DMESG-END"
+	echo "@@ORE@@ END"
+	echo 1 > /proc/sys/kernel/sysrq
+	echo b > /proc/sysrq-trigger
+	sleep 10
+}
