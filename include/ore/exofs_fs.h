@@ -112,11 +112,16 @@ struct exofs_layout_disk {
 	__le32 raid_algorithm;
 };
 
+/* Bits of exofs_dev_entry.flags */
+#define EXOFS_DEV_FL_FAILED	0x1	/* failed while mounted: its objects
+					 * are stale until it is rebuilt */
+#define EXOFS_DEV_FL_KNOWN	EXOFS_DEV_FL_FAILED
+
 /**
  * struct exofs_dev_entry - one store in the device table
  * @uuid: the store's UUID (random, given by mkfs); never all zeros
  * @index: the store's position, equal to its index in the table
- * @flags: reserved, zero
+ * @flags: EXOFS_DEV_FL_* (mkfs writes 0)
  * @reserved: zero
  */
 struct exofs_dev_entry {
@@ -143,8 +148,8 @@ struct exofs_dev_entry {
  * @s_store_index: PER STORE: this store's position in the device table
  * @s_store_uuid: PER STORE: this store's UUID (== devtable[index].uuid)
  * @s_event: generation counter, incremented each time the superblocks are
- *	written (mount read-write, sync, unmount); a store whose s_event is
- *	lower than another's missed writes (stale)
+ *	written (mount read-write, sync, unmount); the copy with the highest
+ *	s_event is the reference; a store more than 1 behind it is stale
  * @s_state: EXOFS_STATE_CLEAN or EXOFS_STATE_DIRTY
  * @s_inode_size: EXOFS_INODE_SIZE
  * @s_dir_chunk: EXOFS_DIR_CHUNK, bytes of one directory chunk
