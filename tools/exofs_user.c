@@ -142,6 +142,10 @@ int exofs_sb_check(const uint8_t *sb, struct ore_layout *layout,
 			*why = "device table entry index differs from its position";
 			return -EINVAL;
 		}
+		if (le32toh(dt[i].flags) & ~EXOFS_DEV_FL_KNOWN) {
+			*why = "device table entry has unknown flags";
+			return -EINVAL;
+		}
 		if (all_zero(dt[i].uuid, EXOFS_UUID_SIZE)) {
 			*why = "device table entry has a zero UUID";
 			return -EINVAL;

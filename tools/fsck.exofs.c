@@ -189,12 +189,36 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 			ok[i] = 0;
 			continue;
 		}
-		if (le64toh(s->s_event) < le64toh(ref->s_event)) {
+		if (memcmp(s->s_store_uuid, ((const struct exofs_dev_entry *)
+			   (sb[refi] + EXOFS_DEVTABLE_OFFSET))[i].uuid,
+			   EXOFS_UUID_SIZE)) {
+			error("store %u (%s): its uuid is not entry %u of the device table",
+			      i, dirs[i], i);
+			ok[i] = 0;
+			continue;
+		}
+		if (le32toh(((const struct exofs_dev_entry *)
+			     (sb[refi] + EXOFS_DEVTABLE_OFFSET))[i].flags) &
+		    EXOFS_DEV_FL_FAILED) {
+			warning("store %u (%s) is flagged failed in the device table (stale)",
+				i, dirs[i]);
+			ok[i] = 0;
+			continue;
+		}
+		if (le64toh(s->s_event) + 1 < le64toh(ref->s_event)) {
 			warning("store %u (%s) is stale: event %llu, newest %llu",
 				i, dirs[i],
 				(unsigned long long)le64toh(s->s_event),
 				(unsigned long long)le64toh(ref->s_event));
 			ok[i] = 0;
+			continue;
+		}
+		if (le64toh(s->s_event) < le64toh(ref->s_event)) {
+			/* a crash in the middle of a superblock update */
+			warning("store %u (%s): superblock one event behind (%llu, newest %llu)",
+				i, dirs[i],
+				(unsigned long long)le64toh(s->s_event),
+				(unsigned long long)le64toh(ref->s_event));
 			continue;
 		}
 		/* same event: everything but the per-store fields agrees */

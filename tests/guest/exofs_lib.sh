@@ -11,6 +11,8 @@
 
 EXOFS_STORES=""
 EXOFS_MNT=/mnt/exofs
+# ORE_HOSTREPO (the repository's path on the host) is in harness.env
+[ -z "$ORE_HOSTREPO" ] && [ -r /ore/harness.env ] && . /ore/harness.env
 PATH=/ore/tools:$PATH
 
 # now_cs: centiseconds since boot (for timings).
