@@ -311,8 +311,17 @@ for ((st = first; st <= last; st++)); do
 		"$([ "$s" -gt 0 ] && echo ", $s skipped")" $((ms / 1000)) $((ms % 1000 / 100)) "${log#"$ROOT"/}"
 	if [ "$f" -gt 0 ]; then
 		grep -v '^COUNTS' <<< "$out" | sed 's/^/  /'
-		echo "  --- last lines of the script output:"
-		tr -d '\r' < "$log" | awk '/^@@ORE@@ BEGIN/ { on = 1 } /^@@ORE@@ DMESG-BEGIN/ { on = 0 } on' | tail -n 15 | sed 's/^/  | /'
+		if grep -q '^@@ORE@@ BEGIN' "$log"; then
+			echo "  --- last lines of the script output:"
+			tr -d '\r' < "$log" | awk '/^@@ORE@@ BEGIN/ { on = 1 } /^@@ORE@@ DMESG-BEGIN/ { on = 0 } on' | tail -n 15 | sed 's/^/  | /'
+		else
+			echo "  --- last lines of the console:"
+			tr -d '\r' < "$log" | tail -n 15 | sed 's/^/  | /'
+		fi
+		if [ "$st" -lt "$last" ]; then
+			echo "  stages $((st + 1))..$last not run"
+			break
+		fi
 	fi
 done
 
