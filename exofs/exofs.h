@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * exofs: a POSIX filesystem whose every inode is an object striped by ORE
+ * over N object stores. Internal declarations, in sections named after the
+ * file that defines them. The on-disk format is include/ore/exofs_fs.h.
+ *
+ * Locks, outermost first:
+ *   i_rwsem of a directory, then of its children (VFS rules)
+ *   &exofs_sb_info.alloc_mutex	- the inode bitmap search and the counters
+ *				  s_next_ino / s_used_inodes
+ *   folio lock of an inode table or bitmap page - the records/bits in it
+ *   &exofs_i_info.wlock (spinlock) - the inode's in-flight parity writes
+ *				  (&exofs_i_info.wb_list, .wb_nr, .wb_excl)
+ *   &exofs_sb_info.sb_mutex - the reference superblock in sb_buf and its
+ *				  writes to the stores; taken before
+ *				  alloc_mutex (it reads the counters)
+ */
+#ifndef _EXOFS_EXOFS_H
+#define _EXOFS_EXOFS_H
+
+#include <linux/fs.h>
+#include <linux/kobject.h>
+#include <linux/mutex.h>
+#include <linux/path.h>
+#include <linux/pagemap.h>
+#include <linux/uuid.h>
+#include <ore/ore.h>
+#include <ore/exofs_fs.h>
+
+#define EXOFS_PFX "exofs: "
+#define EFSCORRUPTED	EUCLEAN		/* as ext4 and xfs spell it */
+
+/* Largest file: see docs/exofs-format.md (component objects stay < 16 TiB) */
+#define EXOFS_MAX_FILE_SIZE	(1ULL << 43)
+/* Largest ORE write issued by writeback, before rounding to stripes */
+#define EXOFS_WB_MAX_BYTES	(4U << 20)
+/* ...and the hard cap in pages when one stripe is bigger than that */
+#define EXOFS_WB_MAX_PAGES	16384U
+/* Most links of one inode (subdirectories of a directory + 2) */
+#define EXOFS_LINK_MAX		65000
+/* write() fails with -ENOSPC when a store has less free space than this */
+#define EXOFS_SPACE_RESERVE	(4ULL << 20)
+
+/* Why a store is not in service (&exofs_store.state). */
+enum exofs_store_state {
+	EXOFS_STORE_OK,		/* in service */
+	EXOFS_STORE_MISSING,	/* not given, not openable or no superblock */
+	EXOFS_STORE_CORRUPT,	/* its superblock failed a check */
+	EXOFS_STORE_STALE,	/* its superblock has an older s_event */
+	EXOFS_STORE_FAILED,	/* failed while mounted (I/O error) */
+};
+
+/**
+ * struct exofs_store - one store of the mounted filesystem
+ * @path: the directory given in stores=, or NULL for "missing"
+ * @root: the directory, for statfs; valid when @have_root
+ * @have_root: @root holds a reference
+ * @state: &enum exofs_store_state
+ * @event: s_event of its superblock when read at mount
+ * @why: for CORRUPT, what check failed (static string)
+ */
+struct exofs_store {
+	char *path;
+	struct path root;
+	bool have_root;
+	int state;
+	u64 event;
+	const char *why;
+};
+
+/**
+ * struct exofs_counters - figures shown in /sys/fs/exofs/<uuid>/
+ * @write_ios: ORE writes issued by writeback
+ * @read_ios: ORE reads issued by read_folio/readahead
+ * @full_stripes: stripes written whole (no read-4-write)
+ * @partial_stripes: stripes written partially
+ * @r4w_pages: pages ORE asked from the page cache for read-4-write
+ * @r4w_hits: of those, served uptodate from the page cache
+ * @r4w_reads: component reads ORE issued for read-4-write
+ * @degraded_ios: I/Os that completed without a component
+ * @write_errors: writes that failed
+ * @read_errors: reads that failed
+ */
+struct exofs_counters {
+	atomic64_t write_ios;
+	atomic64_t read_ios;
+	atomic64_t full_stripes;
+	atomic64_t partial_stripes;
+	atomic64_t r4w_pages;
+	atomic64_t r4w_hits;
+	atomic64_t r4w_reads;
+	atomic64_t degraded_ios;
+	atomic64_t write_errors;
+	atomic64_t read_errors;
+};
+
+/**
+ * struct exofs_sb_info - the mounted filesystem
+ * @sb: the VFS superblock
+ * @layout: the layout of every striped object (verified)
+ * @num_stores: stores, in device-table order
+ * @stores: per store: path and state
+ * @ore_stores: per store: the ORE store (a placeholder for a missing one)
+ * @sb_buf: the reference superblock (EXOFS_SB_SIZE bytes), updated and
+ *	rewritten on every store by exofs_write_supers()
+ * @sb_mutex: serializes changes of @sb_buf and superblock writes
+ * @sb_dirty: counters changed since the last superblock write
+ * @sb_work: rewrites the superblocks after a store failed
+ * @alloc_mutex: serializes inode allocation and freeing
+ * @max_ino: s_max_ino
+ * @next_ino: s_next_ino (under @alloc_mutex)
+ * @used_inodes: s_used_inodes (under @alloc_mutex)
+ * @itable: internal inode whose page cache holds the inode table
+ * @ibitmap: internal inode whose page cache holds the inode bitmap
+ * @wb_max_pages: largest writeback I/O, a multiple of a stripe if possible
+ * @degraded: mounted with failed stores (read-only)
+ * @opt_degraded: the degraded option was given
+ * @space_checked: jiffies of the last free space check of the stores
+ * @space_full: a store was nearly full at that check
+ * @opt_stores: the stores= string as given (for show_options)
+ * @uuid: the filesystem UUID
+ * @kobj: /sys/fs/exofs/<uuid>
+ * @kobj_unregister: completed when @kobj is released
+ * @kobj_added: @kobj is in sysfs
+ * @list: in the list of mounted filesystems (no UUID mounted twice)
+ * @cnt: counters for sysfs
+ */
+struct exofs_sb_info {
+	struct super_block *sb;
+	struct ore_layout layout;
+	u32 num_stores;
+	struct exofs_store *stores;
+	struct ore_store **ore_stores;
+	void *sb_buf;
+	struct mutex sb_mutex;
+	bool sb_dirty;
+	struct work_struct sb_work;
+	struct mutex alloc_mutex;
+	u64 max_ino;
+	u64 next_ino;
+	u64 used_inodes;
+	struct inode *itable;
+	struct inode *ibitmap;
+	unsigned int wb_max_pages;
+	bool degraded;
+	bool opt_degraded;
+	unsigned long space_checked;
+	bool space_full;
+	char *opt_stores;
+	uuid_t uuid;
+	struct kobject kobj;
+	struct completion kobj_unregister;
+	bool kobj_added;
+	struct list_head list;
+	struct exofs_counters cnt;
+};
+
+/* Internal inodes (not hashed, never on disk as records). */
+#define EXOFS_ITABLE_INO	((unsigned long)-2)
+#define EXOFS_IBITMAP_INO	((unsigned long)-3)
+
+/* Bits of &exofs_i_info.state */
+enum {
+	EXOFS_I_NEW_LINK,	/* a new name points at it; fsync syncs parent */
+	EXOFS_I_NEW_INODE,	/* allocated since the bitmap was last synced */
+};
+
+/**
+ * struct exofs_i_info - the exofs part of an in-memory inode
+ * @oc: where the inode's data object lives (oid, stores, first_dev)
+ * @i_flags: EXOFS_INODE_FL_* from the record
+ * @i_crtime: creation time
+ * @state: EXOFS_I_* bits
+ * @dir_start_lookup: directory page where the last lookup hit
+ * @wlock: protects @wb_list, @wb_nr and @wb_excl
+ * @wb_list: writes in flight that cover a stripe only partially
+ * @wb_nr: writes in flight
+ * @wb_excl: a truncate waits for the writes to drain and keeps new ones out
+ * @i_data: inline symlink target (NUL terminated)
+ * @vfs_inode: the VFS inode
+ *
+ * Two writes of one parity stripe must not run at once (ORE leaves it to
+ * its users): a write with partial stripes waits until no write in flight
+ * holds one of them partially; truncate waits for every write.
+ */
+struct exofs_i_info {
+	struct ore_components oc;
+	u32 i_flags;
+	struct timespec64 i_crtime;
+	unsigned long state;
+	unsigned long dir_start_lookup;
+	spinlock_t wlock;
+	struct list_head wb_list;
+	unsigned int wb_nr;
+	bool wb_excl;
+	u8 i_data[EXOFS_INLINE_SIZE];
+	struct inode vfs_inode;
+};
+
+static inline struct exofs_sb_info *exofs_sb(struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+static inline struct exofs_i_info *exofs_i(struct inode *inode)
+{
+	return container_of(inode, struct exofs_i_info, vfs_inode);
+}
+
+/* Set up @oc for striped object @oid of the filesystem. */
+static inline void exofs_init_comps(struct exofs_sb_info *sbi,
+				    struct ore_components *oc, u64 oid)
+{
+	oc->oid = oid;
+	oc->numdevs = sbi->num_stores;
+	oc->first_dev = exofs_first_dev(oid, sbi->layout.mirrors_p1,
+					sbi->num_stores);
+	oc->stores = sbi->ore_stores;
+}
+
+/* CRC-32C as docs/exofs-format.md defines it, of @len bytes */
+u32 exofs_crc(const void *buf, size_t len);
+
+/* super.c */
+__printf(3, 4) void exofs_err(struct super_block *sb, const char *func,
+			      const char *fmt, ...);
+void exofs_mark_sb_dirty(struct exofs_sb_info *sbi);
+void exofs_store_failed(struct exofs_sb_info *sbi);
+int exofs_sync_stores(struct exofs_sb_info *sbi);
+
+/* inode.c */
+extern const struct address_space_operations exofs_aops;
+struct inode *exofs_iget(struct super_block *sb, unsigned long ino);
+struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
+			      umode_t mode);
+int exofs_write_inode(struct inode *inode, struct writeback_control *wbc);
+void exofs_evict_inode(struct inode *inode);
+int exofs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
+		  struct iattr *attr);
+int exofs_getattr(struct mnt_idmap *idmap, const struct path *path,
+		  struct kstat *stat, u32 request_mask, unsigned int flags);
+struct inode *exofs_internal_inode(struct super_block *sb, unsigned long ino,
+				   u64 oid, u64 size);
+void exofs_set_inode_ops(struct inode *inode);
+int exofs_sync_inode_meta(struct inode *inode);
+void exofs_io_error(struct ore_io_state *ios, u32 comp,
+		    struct ore_store *store, u64 offset, int error);
+
+/* ialloc.c */
+int exofs_alloc_ino(struct super_block *sb, unsigned long *pino);
+int exofs_free_ino(struct super_block *sb, unsigned long ino);
+int exofs_count_inodes(struct super_block *sb, u64 *count);
+int exofs_sync_ino_bit(struct super_block *sb, unsigned long ino);
+
+/* dir.c */
+extern const struct file_operations exofs_dir_operations;
+struct exofs_dir_entry *exofs_find_entry(struct inode *dir,
+					 const struct qstr *child,
+					 struct folio **foliop);
+int exofs_inode_by_name(struct inode *dir, const struct qstr *child,
+			ino_t *ino);
+int exofs_add_link(struct dentry *dentry, struct inode *inode);
+int exofs_delete_entry(struct exofs_dir_entry *de, struct folio *folio);
+int exofs_make_empty(struct inode *inode, struct inode *parent);
+int exofs_empty_dir(struct inode *inode);
+struct exofs_dir_entry *exofs_dotdot(struct inode *dir, struct folio **foliop);
+int exofs_set_link(struct inode *dir, struct exofs_dir_entry *de,
+		   struct folio *folio, struct inode *inode, bool update_times);
+
+/* namei.c */
+extern const struct inode_operations exofs_dir_inode_operations;
+extern const struct inode_operations exofs_special_inode_operations;
+
+/* file.c */
+extern const struct file_operations exofs_file_operations;
+extern const struct inode_operations exofs_file_inode_operations;
+int exofs_fsync(struct file *file, loff_t start, loff_t end, int datasync);
+
+/* symlink.c */
+extern const struct inode_operations exofs_fast_symlink_inode_operations;
+extern const struct inode_operations exofs_symlink_inode_operations;
+
+/* sysfs.c */
+int exofs_sysfs_init(void);
+void exofs_sysfs_exit(void);
+int exofs_sysfs_register(struct exofs_sb_info *sbi);
+void exofs_sysfs_unregister(struct exofs_sb_info *sbi);
+
+#endif /* _EXOFS_EXOFS_H */

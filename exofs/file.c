@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exofs regular files: the generic page cache paths (read_iter, write_iter
+ * under the inode lock, mmap with filemap_page_mkwrite, splice) over the
+ * address_space_operations of inode.c, and fsync.
+ */
+#include <linux/fs.h>
+#include <linux/pagemap.h>
+#include <linux/mm.h>
+
+#include "exofs.h"
+
+/*
+ * A name made since the inode was last synced lives in its parent
+ * directory: sync the parent too, so that an fsync'd new file is found
+ * after a crash.
+ */
+static int exofs_sync_parent(struct file *file)
+{
+	struct inode *inode = file_inode(file);
+	struct dentry *parent;
+	struct inode *dir;
+	int err;
+
+	if (!test_and_clear_bit(EXOFS_I_NEW_LINK, &exofs_i(inode)->state))
+		return 0;
+	parent = dget_parent(file_dentry(file));
+	dir = d_inode(parent);
+	err = filemap_write_and_wait(dir->i_mapping);
+	if (!err)
+		err = sync_inode_metadata(dir, 1);
+	if (!err)
+		err = exofs_sync_inode_meta(dir);
+	if (!err)
+		err = ore_flush(&exofs_sb(dir->i_sb)->layout,
+				&exofs_i(dir)->oc);
+	dput(parent);
+	if (err)
+		set_bit(EXOFS_I_NEW_LINK, &exofs_i(inode)->state);
+	return err;
+}
+
+/**
+ * exofs_fsync - make a file's data and attributes stable on the stores
+ * @file: the file
+ * @start: first byte of the data range
+ * @end: last byte of the data range
+ * @datasync: fdatasync(): the attributes are synced all the same (one
+ *	inode table page), as they hold the size
+ *
+ * Return: 0 or a negative errno (a writeback error such as -ENOSPC or
+ * -EIO seen since the file was opened or last synced).
+ */
+int exofs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
+{
+	struct inode *inode = file->f_mapping->host;
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	int err, err2;
+
+	err = file_write_and_wait_range(file, start, end);
+	if (err)
+		return err;
+	err = sync_inode_metadata(inode, 1);
+	if (!err)
+		err = exofs_sync_inode_meta(inode);
+	if (!err && (exofs_i(inode)->i_flags & EXOFS_INODE_FL_OBJECT))
+		err = ore_flush(&sbi->layout, &exofs_i(inode)->oc);
+	if (!err)
+		err = exofs_sync_parent(file);
+	err2 = file_check_and_advance_wb_err(file);
+	return err ? err : err2;
+}
+
+const struct file_operations exofs_file_operations = {
+	.llseek		= generic_file_llseek,
+	.read_iter	= generic_file_read_iter,
+	.write_iter	= generic_file_write_iter,
+	.mmap		= generic_file_mmap,
+	.open		= generic_file_open,
+	.fsync		= exofs_fsync,
+	.splice_read	= filemap_splice_read,
+	.splice_write	= iter_file_splice_write,
+};
+
+const struct inode_operations exofs_file_inode_operations = {
+	.setattr	= exofs_setattr,
+	.getattr	= exofs_getattr,
+};

@@ -1,0 +1,1191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exofs inodes: the records of the inode table, and the page cache of every
+ * inode's data object through ORE (folio-based address_space_operations).
+ *
+ * Reads go through ore_read(). Writeback collects contiguous dirty folios
+ * into one ore_write() and cuts at stripe boundaries, so that the middle of
+ * every I/O is made of whole stripes (no reads) and only its two ends can be
+ * partial; partial stripes get their untouched pages from the page cache
+ * through the r4w callbacks when they are clean and uptodate. Two writes of
+ * one parity stripe never run at once (exofs_wb_get_slot()).
+ */
+#include <linux/fs.h>
+#include <linux/pagemap.h>
+#include <linux/writeback.h>
+#include <linux/mpage.h>
+#include <linux/slab.h>
+#include <linux/random.h>
+#include <linux/sched/mm.h>
+#include <linux/wait_bit.h>
+#include <linux/iversion.h>
+#include <linux/highmem.h>
+#include <linux/statfs.h>
+#include <linux/crc32.h>
+
+#include "exofs.h"
+
+/* ------------------------------------------------------------------ */
+/* I/O errors */
+
+/* What an I/O's private pointer starts with, so errors can name the inode. */
+struct exofs_io {
+	struct inode *inode;
+};
+
+/*
+ * ore_check_io() callback: name the inode, object, store and offset of a
+ * failed component. A failed write leaves the component stale, so its
+ * store is taken out of service (reads rebuild it from the redundancy,
+ * the store is stale at the next mount); -ENOSPC is not a store failure.
+ */
+void exofs_io_error(struct ore_io_state *ios, u32 comp,
+		    struct ore_store *store, u64 offset, int error)
+{
+	struct exofs_io *io = ios->private;
+	struct inode *inode = io->inode;
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	bool write = ios->kind == ORE_IO_WRITE;
+	u32 i;
+
+	pr_err_ratelimited(EXOFS_PFX "%s: %s of inode %ld (object 0x%llx) component %u failed on store %s at object offset %llu: %d%s\n",
+			   inode->i_sb->s_id, write ? "write" : "read",
+			   (long)inode->i_ino, ios->oc->oid, comp, store->name,
+			   offset, error, ios->degraded ? " (recovered)" : "");
+	if (!write || error == -ENOSPC)
+		return;
+	for (i = 0; i < sbi->num_stores; i++) {
+		if (sbi->ore_stores[i] != store)
+			continue;
+		if (sbi->stores[i].state == EXOFS_STORE_OK) {
+			WRITE_ONCE(sbi->stores[i].state, EXOFS_STORE_FAILED);
+			ore_store_set_failed(store, true);
+			pr_err_ratelimited(EXOFS_PFX "%s: store %u (%s) taken out of service after a write error\n",
+					   inode->i_sb->s_id, i, store->name);
+			exofs_store_failed(sbi);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* reads */
+
+/**
+ * struct exofs_rd - one ore_read() of contiguous folios
+ * @io: the inode
+ * @nr: folios in @pages
+ * @max: room in @pages
+ * @pages: the locked folios' pages, in index order
+ */
+struct exofs_rd {
+	struct exofs_io io;
+	unsigned int nr;
+	unsigned int max;
+	struct page *pages[];
+};
+
+/* Zero what lies beyond i_size in @folio (a read of the last page). */
+static void exofs_zero_beyond_eof(struct inode *inode, struct folio *folio)
+{
+	loff_t isize = i_size_read(inode);
+	loff_t pos = folio_pos(folio);
+
+	if (pos + folio_size(folio) <= isize)
+		return;
+	if (pos >= isize)
+		folio_zero_range(folio, 0, folio_size(folio));
+	else
+		folio_zero_segment(folio, isize - pos, folio_size(folio));
+}
+
+static void exofs_read_end(struct exofs_rd *rd, int err)
+{
+	struct inode *inode = rd->io.inode;
+	unsigned int i;
+
+	if (err) {
+		atomic64_inc(&exofs_sb(inode->i_sb)->cnt.read_errors);
+		pr_err_ratelimited(EXOFS_PFX "%s: read of inode %ld at %llu (%u pages) failed: %d\n",
+				   inode->i_sb->s_id, (long)inode->i_ino,
+				   (u64)page_offset(rd->pages[0]), rd->nr,
+				   err);
+	}
+	for (i = 0; i < rd->nr; i++) {
+		struct folio *folio = page_folio(rd->pages[i]);
+
+		if (!err)
+			exofs_zero_beyond_eof(inode, folio);
+		folio_end_read(folio, !err);
+	}
+	kfree(rd);
+}
+
+static void exofs_read_done(struct ore_io_state *ios, void *priv)
+{
+	struct exofs_rd *rd = priv;
+	int err = ore_check_io(ios, exofs_io_error);
+
+	if (ios->degraded)
+		atomic64_inc(&exofs_sb(rd->io.inode->i_sb)->cnt.degraded_ios);
+	ore_put_io_state(ios);
+	exofs_read_end(rd, err);
+}
+
+/* Start an asynchronous read of @rd; it completes through exofs_read_end. */
+static void exofs_read_submit(struct exofs_rd *rd)
+{
+	struct inode *inode = rd->io.inode;
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct ore_io_state *ios;
+	int err;
+
+	err = ore_get_rw_state(&sbi->layout, &exofs_i(inode)->oc, true,
+			       page_offset(rd->pages[0]),
+			       (u64)rd->nr << PAGE_SHIFT, &ios);
+	if (err)
+		goto fail;
+	ios->pages = rd->pages;
+	ios->nr_pages = rd->nr;
+	ios->done = exofs_read_done;
+	ios->private = rd;
+	atomic64_inc(&sbi->cnt.read_ios);
+	err = ore_read(ios);
+	if (!err)
+		return;
+	ore_put_io_state(ios);
+fail:
+	exofs_read_end(rd, err);
+}
+
+static struct exofs_rd *exofs_rd_alloc(struct inode *inode, unsigned int max)
+{
+	struct exofs_rd *rd;
+
+	rd = kmalloc(struct_size(rd, pages, max), GFP_NOFS);
+	if (!rd)
+		return NULL;
+	rd->io.inode = inode;
+	rd->nr = 0;
+	rd->max = max;
+	return rd;
+}
+
+/* A folio wholly beyond i_size reads as zeros without I/O. */
+static bool exofs_folio_beyond_eof(struct inode *inode, struct folio *folio)
+{
+	if (folio_pos(folio) < i_size_read(inode))
+		return false;
+	folio_zero_range(folio, 0, folio_size(folio));
+	folio_mark_uptodate(folio);
+	return true;
+}
+
+static int exofs_read_folio(struct file *file, struct folio *folio)
+{
+	struct inode *inode = folio->mapping->host;
+	struct exofs_rd *rd;
+
+	if (exofs_folio_beyond_eof(inode, folio)) {
+		folio_unlock(folio);
+		return 0;
+	}
+	rd = exofs_rd_alloc(inode, 1);
+	if (!rd) {
+		folio_unlock(folio);
+		return -ENOMEM;
+	}
+	rd->pages[rd->nr++] = &folio->page;
+	exofs_read_submit(rd);
+	return 0;
+}
+
+static void exofs_readahead(struct readahead_control *rac)
+{
+	struct inode *inode = rac->mapping->host;
+	struct exofs_rd *rd = NULL;
+	struct folio *folio;
+
+	while ((folio = readahead_folio(rac))) {
+		if (exofs_folio_beyond_eof(inode, folio)) {
+			folio_unlock(folio);
+			continue;
+		}
+		if (rd && (rd->nr == rd->max ||
+			   rd->pages[rd->nr - 1]->index + 1 != folio->index)) {
+			exofs_read_submit(rd);
+			rd = NULL;
+		}
+		if (!rd) {
+			rd = exofs_rd_alloc(inode,
+					    min(readahead_count(rac) + 1,
+						EXOFS_WB_MAX_PAGES));
+			if (!rd) {	/* readahead is a hint: drop the rest */
+				folio_unlock(folio);
+				continue;
+			}
+		}
+		rd->pages[rd->nr++] = &folio->page;
+	}
+	if (rd)
+		exofs_read_submit(rd);
+}
+
+/* Read @folio (locked, stays locked) synchronously. */
+static int exofs_read_folio_sync(struct inode *inode, struct folio *folio)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_io io = { .inode = inode };
+	struct ore_io_state *ios;
+	struct page *page = &folio->page;
+	int err;
+
+	if (exofs_folio_beyond_eof(inode, folio))
+		return 0;
+	err = ore_get_rw_state(&sbi->layout, &exofs_i(inode)->oc, true,
+			       folio_pos(folio), PAGE_SIZE, &ios);
+	if (err)
+		return err;
+	ios->pages = &page;
+	ios->nr_pages = 1;
+	ios->private = &io;
+	atomic64_inc(&sbi->cnt.read_ios);
+	err = ore_read(ios);
+	ore_check_io(ios, exofs_io_error);
+	ore_put_io_state(ios);
+	if (err) {
+		pr_err_ratelimited(EXOFS_PFX "%s: read of inode %ld at %llu failed: %d\n",
+				   inode->i_sb->s_id, (long)inode->i_ino,
+				   folio_pos(folio), err);
+		return err;
+	}
+	exofs_zero_beyond_eof(inode, folio);
+	folio_mark_uptodate(folio);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* writeback */
+
+/**
+ * struct exofs_wb - one ore_write() of contiguous folios under writeback
+ * @io: the inode
+ * @node: in &exofs_i_info.wb_list while in flight, when it has a partial
+ *	stripe
+ * @pstripe: logical stripe numbers written only partially
+ * @nr_pstripe: entries used in @pstripe
+ * @nr: folios in @pages
+ * @max: room in @pages
+ * @pages: the pages, index order, each folio under writeback
+ */
+struct exofs_wb {
+	struct exofs_io io;
+	struct list_head node;
+	u64 pstripe[2];
+	unsigned int nr_pstripe;
+	unsigned int nr;
+	unsigned int max;
+	struct page *pages[];
+};
+
+static struct exofs_wb *exofs_wb_alloc(struct inode *inode, unsigned int max)
+{
+	struct exofs_wb *wb;
+
+	wb = kvmalloc(struct_size(wb, pages, max), GFP_NOFS);
+	if (!wb)
+		return NULL;
+	wb->io.inode = inode;
+	INIT_LIST_HEAD(&wb->node);
+	wb->nr_pstripe = 0;
+	wb->nr = 0;
+	wb->max = max;
+	return wb;
+}
+
+/* Does @wb share a partial stripe with a write in flight? */
+static bool exofs_wb_conflicts(struct exofs_i_info *oi, struct exofs_wb *wb)
+{
+	struct exofs_wb *other;
+	unsigned int i, j;
+
+	list_for_each_entry(other, &oi->wb_list, node)
+		for (i = 0; i < wb->nr_pstripe; i++)
+			for (j = 0; j < other->nr_pstripe; j++)
+				if (wb->pstripe[i] == other->pstripe[j])
+					return true;
+	return false;
+}
+
+static bool exofs_wb_try_slot(struct exofs_i_info *oi, struct exofs_wb *wb)
+{
+	unsigned long flags;
+	bool ok = false;
+
+	spin_lock_irqsave(&oi->wlock, flags);
+	if (!oi->wb_excl && !exofs_wb_conflicts(oi, wb)) {
+		if (wb->nr_pstripe)
+			list_add_tail(&wb->node, &oi->wb_list);
+		oi->wb_nr++;
+		ok = true;
+	}
+	spin_unlock_irqrestore(&oi->wlock, flags);
+	return ok;
+}
+
+/*
+ * Wait until @wb may be written: no truncate running and no write in flight
+ * that holds one of @wb's partial stripes. Full stripes need no waiting:
+ * a stripe covered whole by @wb has all its folios under writeback by @wb,
+ * so no other write can touch it.
+ */
+static void exofs_wb_get_slot(struct exofs_i_info *oi, struct exofs_wb *wb)
+{
+	wait_var_event(&oi->wb_nr, exofs_wb_try_slot(oi, wb));
+}
+
+static void exofs_wb_put_slot(struct exofs_i_info *oi, struct exofs_wb *wb)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&oi->wlock, flags);
+	if (!list_empty(&wb->node))
+		list_del_init(&wb->node);
+	oi->wb_nr--;
+	spin_unlock_irqrestore(&oi->wlock, flags);
+	wake_up_var(&oi->wb_nr);
+}
+
+/* Keep writeback out of @inode and wait for its writes (truncate). */
+static void exofs_wb_exclude(struct inode *inode)
+{
+	struct exofs_i_info *oi = exofs_i(inode);
+
+	spin_lock_irq(&oi->wlock);
+	oi->wb_excl = true;
+	spin_unlock_irq(&oi->wlock);
+	wait_var_event(&oi->wb_nr, !READ_ONCE(oi->wb_nr));
+}
+
+static void exofs_wb_allow(struct inode *inode)
+{
+	struct exofs_i_info *oi = exofs_i(inode);
+
+	spin_lock_irq(&oi->wlock);
+	oi->wb_excl = false;
+	spin_unlock_irq(&oi->wlock);
+	wake_up_var(&oi->wb_nr);
+}
+
+/*
+ * The end of a write. The slot is given back before the folios end their
+ * writeback: once the last one does, the inode may be evicted and freed.
+ */
+static void exofs_write_end_io(struct exofs_wb *wb, int err)
+{
+	struct inode *inode = wb->io.inode;
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	unsigned int i;
+
+	if (err) {
+		atomic64_inc(&sbi->cnt.write_errors);
+		pr_err_ratelimited(EXOFS_PFX "%s: write of inode %ld at %llu (%u pages) failed: %d\n",
+				   inode->i_sb->s_id, (long)inode->i_ino,
+				   (u64)page_offset(wb->pages[0]), wb->nr, err);
+		mapping_set_error(inode->i_mapping, err);
+	}
+	exofs_wb_put_slot(exofs_i(inode), wb);
+	for (i = 0; i < wb->nr; i++)
+		folio_end_writeback(page_folio(wb->pages[i]));
+	kvfree(wb);
+}
+
+static void exofs_write_done(struct ore_io_state *ios, void *priv)
+{
+	struct exofs_wb *wb = priv;
+	struct exofs_sb_info *sbi = exofs_sb(wb->io.inode->i_sb);
+	int err = ore_check_io(ios, exofs_io_error);
+
+	atomic64_add(ios->stats_full_stripes, &sbi->cnt.full_stripes);
+	atomic64_add(ios->stats_partial_stripes, &sbi->cnt.partial_stripes);
+	atomic64_add(ios->stats_r4w_pages, &sbi->cnt.r4w_pages);
+	atomic64_add(ios->stats_reads, &sbi->cnt.r4w_reads);
+	if (ios->degraded)
+		atomic64_inc(&sbi->cnt.degraded_ios);
+	ore_put_io_state(ios);
+	exofs_write_end_io(wb, err);
+}
+
+/*
+ * r4w: ORE asks for an untouched page of a partially written stripe. Give
+ * it the cached folio when it is clean and uptodate, locked so that nobody
+ * changes it while the parity is computed; else NULL and ORE reads the
+ * stored data (a dirty folio differs from what is stored, and the parity
+ * must match what is stored). Never sleeps on a folio: the folio may be
+ * held by a writeback that waits for this write.
+ */
+static struct page *exofs_r4w_get_page(void *priv, u64 offset, bool *uptodate)
+{
+	struct exofs_wb *wb = priv;
+	struct inode *inode = wb->io.inode;
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct folio *folio;
+
+	*uptodate = false;
+	folio = filemap_get_folio(inode->i_mapping, offset >> PAGE_SHIFT);
+	if (IS_ERR(folio))
+		return NULL;
+	if (!folio_trylock(folio))
+		goto out_put;
+	if (!folio_test_uptodate(folio) || folio_test_dirty(folio) ||
+	    folio_test_writeback(folio) || folio->mapping != inode->i_mapping)
+		goto out_unlock;
+	atomic64_inc(&sbi->cnt.r4w_hits);
+	*uptodate = true;
+	return folio_file_page(folio, offset >> PAGE_SHIFT);
+
+out_unlock:
+	folio_unlock(folio);
+out_put:
+	folio_put(folio);
+	return NULL;
+}
+
+static void exofs_r4w_put_page(void *priv, struct page *page, bool uptodate)
+{
+	struct folio *folio = page_folio(page);
+
+	folio_unlock(folio);
+	folio_put(folio);
+}
+
+static const struct ore_r4w_ops exofs_r4w_ops = {
+	.get_page = exofs_r4w_get_page,
+	.put_page = exofs_r4w_put_page,
+};
+
+/* Issue @wb (its folios under writeback); it completes asynchronously. */
+static void exofs_wb_submit(struct exofs_wb *wb)
+{
+	struct inode *inode = wb->io.inode;
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	u64 offset = page_offset(wb->pages[0]);
+	u64 len = (u64)wb->nr << PAGE_SHIFT;
+	u64 U = sbi->layout.stripe_length;
+	struct ore_io_state *ios;
+	int err;
+
+	if (sbi->layout.parity) {
+		if (offset % U)
+			wb->pstripe[wb->nr_pstripe++] = div64_u64(offset, U);
+		if ((offset + len) % U &&
+		    (!wb->nr_pstripe ||
+		     div64_u64(offset + len - 1, U) != wb->pstripe[0]))
+			wb->pstripe[wb->nr_pstripe++] =
+				div64_u64(offset + len - 1, U);
+	}
+	exofs_wb_get_slot(oi, wb);
+
+	err = ore_get_rw_state(&sbi->layout, &oi->oc, false, offset, len,
+			       &ios);
+	if (err)
+		goto fail;
+	ios->pages = wb->pages;
+	ios->nr_pages = wb->nr;
+	ios->r4w = &exofs_r4w_ops;
+	ios->done = exofs_write_done;
+	ios->private = wb;
+	atomic64_inc(&sbi->cnt.write_ios);
+	err = ore_write(ios);
+	if (!err)
+		return;
+	ore_put_io_state(ios);
+fail:
+	exofs_write_end_io(wb, err);
+}
+
+/* Pages of one stripe (1 for layouts whose stripe is not page-multiple). */
+static unsigned long exofs_stripe_pages(struct exofs_sb_info *sbi)
+{
+	u64 n = sbi->layout.stripe_length >> PAGE_SHIFT;
+
+	return n ? n : 1;
+}
+
+/*
+ * @wb is full: issue its whole stripes and carry the partial tail (when
+ * there are whole stripes before it) into a new batch, so that the next
+ * I/O starts on a stripe boundary.
+ */
+static struct exofs_wb *exofs_wb_cut(struct exofs_wb *wb)
+{
+	struct exofs_sb_info *sbi = exofs_sb(wb->io.inode->i_sb);
+	unsigned long sp = exofs_stripe_pages(sbi);
+	pgoff_t first = wb->pages[0]->index;
+	pgoff_t cut = rounddown(first + wb->nr, sp);
+	struct exofs_wb *next;
+	unsigned int keep;
+
+	if (cut <= first || cut == first + wb->nr) {
+		exofs_wb_submit(wb);
+		return NULL;
+	}
+	keep = first + wb->nr - cut;
+	next = exofs_wb_alloc(wb->io.inode, wb->max);
+	if (!next) {
+		exofs_wb_submit(wb);
+		return NULL;
+	}
+	memcpy(next->pages, wb->pages + wb->nr - keep,
+	       keep * sizeof(*wb->pages));
+	next->nr = keep;
+	wb->nr -= keep;
+	exofs_wb_submit(wb);
+	return next;
+}
+
+/*
+ * Add @folio (locked, dirty bit cleared by writeback_iter) to the batch
+ * in *@pwb, issuing the batch first when @folio does not continue it.
+ */
+static int exofs_wb_add(struct inode *inode, struct exofs_wb **pwb,
+			struct folio *folio, struct writeback_control *wbc)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_wb *wb = *pwb;
+	loff_t isize = i_size_read(inode);
+	unsigned long sp;
+
+	if (folio_pos(folio) >= isize) {
+		/* wholly beyond EOF: truncate is removing it */
+		folio_unlock(folio);
+		return 0;
+	}
+	exofs_zero_beyond_eof(inode, folio);
+
+	if (wb && wb->pages[wb->nr - 1]->index + 1 != folio->index) {
+		exofs_wb_submit(wb);
+		wb = NULL;
+	}
+	if (wb && wb->nr == wb->max)
+		wb = exofs_wb_cut(wb);
+	if (!wb) {
+		wb = exofs_wb_alloc(inode, sbi->wb_max_pages);
+		if (!wb)
+			wb = exofs_wb_alloc(inode, 16);
+		if (!wb) {
+			*pwb = NULL;
+			folio_redirty_for_writepage(wbc, folio);
+			folio_unlock(folio);
+			return -ENOMEM;
+		}
+	}
+	folio_start_writeback(folio);
+	folio_unlock(folio);
+	wb->pages[wb->nr++] = &folio->page;
+	*pwb = wb;
+
+	/*
+	 * Background writeback stops after nr_to_write pages; let it finish
+	 * the stripe it is in rather than leave a partial stripe now and
+	 * another one later.
+	 */
+	sp = exofs_stripe_pages(sbi);
+	if (wbc->sync_mode == WB_SYNC_NONE && wbc->nr_to_write <= 1 &&
+	    (folio->index + 1) % sp)
+		wbc->nr_to_write += sp - (folio->index + 1) % sp;
+	return 0;
+}
+
+static int exofs_writepages(struct address_space *mapping,
+			    struct writeback_control *wbc)
+{
+	struct inode *inode = mapping->host;
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_wb *wb = NULL;
+	struct folio *folio = NULL;
+	unsigned long sp = exofs_stripe_pages(sbi);
+	int error = 0;
+
+	/* cyclic writeback resumes at the start of the stripe it stopped in */
+	if (wbc->range_cyclic)
+		mapping->writeback_index = rounddown(mapping->writeback_index,
+						     sp);
+	while ((folio = writeback_iter(mapping, wbc, folio, &error)))
+		error = exofs_wb_add(inode, &wb, folio, wbc);
+	if (wb)
+		exofs_wb_submit(wb);
+	return error;
+}
+
+/* ------------------------------------------------------------------ */
+/* buffered write */
+
+/* Refuse new data when a store is (nearly) full: -ENOSPC at write(). */
+static int exofs_check_space(struct inode *inode)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	unsigned long now = jiffies;
+	u32 i;
+
+	if (time_before(now, READ_ONCE(sbi->space_checked) + HZ / 10))
+		return READ_ONCE(sbi->space_full) ? -ENOSPC : 0;
+	WRITE_ONCE(sbi->space_checked, now);
+	for (i = 0; i < sbi->num_stores; i++) {
+		struct kstatfs st;
+
+		if (sbi->stores[i].state != EXOFS_STORE_OK ||
+		    !sbi->stores[i].have_root)
+			continue;
+		if (vfs_statfs(&sbi->stores[i].root, &st))
+			continue;
+		if (st.f_bfree * st.f_bsize < EXOFS_SPACE_RESERVE) {
+			WRITE_ONCE(sbi->space_full, true);
+			return -ENOSPC;
+		}
+	}
+	WRITE_ONCE(sbi->space_full, false);
+	return 0;
+}
+
+static int exofs_write_begin(struct file *file, struct address_space *mapping,
+			     loff_t pos, unsigned int len,
+			     struct folio **foliop, void **fsdata)
+{
+	struct inode *inode = mapping->host;
+	struct folio *folio;
+	int err;
+
+	if (S_ISREG(inode->i_mode)) {
+		err = exofs_check_space(inode);
+		if (err)
+			return err;
+	}
+	folio = __filemap_get_folio(mapping, pos >> PAGE_SHIFT, FGP_WRITEBEGIN,
+				    mapping_gfp_mask(mapping));
+	if (IS_ERR(folio))
+		return PTR_ERR(folio);
+	if (!folio_test_uptodate(folio) &&
+	    (offset_in_folio(folio, pos) || len < folio_size(folio))) {
+		err = exofs_read_folio_sync(inode, folio);
+		if (err) {
+			folio_unlock(folio);
+			folio_put(folio);
+			return err;
+		}
+	}
+	*foliop = folio;
+	return 0;
+}
+
+static int exofs_write_end(struct file *file, struct address_space *mapping,
+			   loff_t pos, unsigned int len, unsigned int copied,
+			   struct folio *folio, void *fsdata)
+{
+	struct inode *inode = mapping->host;
+
+	if (!folio_test_uptodate(folio)) {
+		if (copied < len) {
+			copied = 0;	/* the caller retries */
+			goto out;
+		}
+		folio_mark_uptodate(folio);
+	}
+	folio_mark_dirty(folio);
+	if (pos + copied > inode->i_size) {
+		i_size_write(inode, pos + copied);
+		mark_inode_dirty(inode);
+	}
+out:
+	folio_unlock(folio);
+	folio_put(folio);
+	return copied;
+}
+
+/*
+ * No ->writepage: single-folio writeback would write every stripe in
+ * pieces (the seed's patch 003 removed it for the same reason); reclaim
+ * copes without it.
+ */
+const struct address_space_operations exofs_aops = {
+	.read_folio	= exofs_read_folio,
+	.readahead	= exofs_readahead,
+	.writepages	= exofs_writepages,
+	.write_begin	= exofs_write_begin,
+	.write_end	= exofs_write_end,
+	.dirty_folio	= filemap_dirty_folio,
+	.migrate_folio	= filemap_migrate_folio,
+};
+
+/* ------------------------------------------------------------------ */
+/* inode table records */
+
+/* Inode table position of @ino's record. */
+static inline loff_t exofs_rec_pos(unsigned long ino)
+{
+	return (loff_t)ino * EXOFS_INODE_SIZE;
+}
+
+/* CRC-32C of a record with its i_csum taken as zero. */
+static u32 exofs_rec_csum(const struct exofs_inode *rec)
+{
+	size_t off = offsetof(struct exofs_inode, i_csum);
+	static const u8 zero[4];
+	u32 crc;
+
+	crc = __crc32c_le(~0U, (const u8 *)rec, off);
+	crc = __crc32c_le(crc, zero, sizeof(zero));
+	crc = __crc32c_le(crc, (const u8 *)rec + off + 4,
+			  EXOFS_INODE_SIZE - off - 4);
+	return ~crc;
+}
+
+/*
+ * Read the folio of the inode table holding @ino's record. Returns it
+ * (referenced) with *@kaddr mapped at the record, or an ERR_PTR.
+ */
+static struct folio *exofs_get_record(struct super_block *sb,
+				      unsigned long ino,
+				      struct exofs_inode **rec)
+{
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+	loff_t pos = exofs_rec_pos(ino);
+	struct folio *folio;
+
+	folio = read_mapping_folio(sbi->itable->i_mapping, pos >> PAGE_SHIFT,
+				   NULL);
+	if (IS_ERR(folio))
+		return folio;
+	*rec = kmap_local_folio(folio, offset_in_folio(folio, pos));
+	return folio;
+}
+
+static bool exofs_rec_is_free(const struct exofs_inode *rec)
+{
+	return !memchr_inv(rec, 0, sizeof(*rec));
+}
+
+/* Checks of docs/exofs-format.md; returns what is wrong or NULL. */
+static const char *exofs_check_record(struct super_block *sb,
+				      unsigned long ino,
+				      const struct exofs_inode *rec)
+{
+	umode_t mode = le16_to_cpu(rec->i_mode);
+	u32 flags = le32_to_cpu(rec->i_flags);
+	u64 size = le64_to_cpu(rec->i_size);
+
+	if (le32_to_cpu(rec->i_csum) != exofs_rec_csum(rec))
+		return "bad checksum";
+	if (le64_to_cpu(rec->i_ino) != ino)
+		return "record belongs to another inode";
+	if (flags & ~EXOFS_INODE_FL_KNOWN)
+		return "unknown flags";
+	if (!le32_to_cpu(rec->i_links_count))
+		return "link count is zero";
+	if (size > sb->s_maxbytes)
+		return "size too large";
+	if (le32_to_cpu(rec->i_atime_nsec) >= NSEC_PER_SEC ||
+	    le32_to_cpu(rec->i_mtime_nsec) >= NSEC_PER_SEC ||
+	    le32_to_cpu(rec->i_ctime_nsec) >= NSEC_PER_SEC ||
+	    le32_to_cpu(rec->i_crtime_nsec) >= NSEC_PER_SEC)
+		return "bad nanoseconds";
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		if (flags != EXOFS_INODE_FL_OBJECT)
+			return "regular file without object";
+		break;
+	case S_IFDIR:
+		if (flags != EXOFS_INODE_FL_OBJECT)
+			return "directory without object";
+		if (size % EXOFS_DIR_CHUNK || !size)
+			return "directory size not a multiple of the chunk";
+		break;
+	case S_IFLNK:
+		if (!size || size > PATH_MAX - 1)
+			return "bad symlink length";
+		if (flags == EXOFS_INODE_FL_INLINE) {
+			if (size > EXOFS_INLINE_SYMLINK_MAX ||
+			    rec->i_data[size] ||
+			    strnlen(rec->i_data, size) != size)
+				return "bad inline symlink";
+		} else if (flags != EXOFS_INODE_FL_OBJECT) {
+			return "symlink without target";
+		}
+		break;
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+		if (flags)
+			return "special file with data";
+		if (size)
+			return "special file with a size";
+		break;
+	default:
+		return "bad file type";
+	}
+	return NULL;
+}
+
+/* Fill the VFS inode from @rec (checked). */
+static void exofs_rec_to_inode(struct inode *inode,
+			       const struct exofs_inode *rec)
+{
+	struct exofs_i_info *oi = exofs_i(inode);
+	struct timespec64 ts;
+
+	inode->i_mode = le16_to_cpu(rec->i_mode);
+	i_uid_write(inode, le32_to_cpu(rec->i_uid));
+	i_gid_write(inode, le32_to_cpu(rec->i_gid));
+	set_nlink(inode, le32_to_cpu(rec->i_links_count));
+	inode->i_size = le64_to_cpu(rec->i_size);
+	ts.tv_sec = (s64)le64_to_cpu(rec->i_atime);
+	ts.tv_nsec = le32_to_cpu(rec->i_atime_nsec);
+	inode_set_atime_to_ts(inode, ts);
+	ts.tv_sec = (s64)le64_to_cpu(rec->i_mtime);
+	ts.tv_nsec = le32_to_cpu(rec->i_mtime_nsec);
+	inode_set_mtime_to_ts(inode, ts);
+	ts.tv_sec = (s64)le64_to_cpu(rec->i_ctime);
+	ts.tv_nsec = le32_to_cpu(rec->i_ctime_nsec);
+	inode_set_ctime_to_ts(inode, ts);
+	oi->i_crtime.tv_sec = (s64)le64_to_cpu(rec->i_crtime);
+	oi->i_crtime.tv_nsec = le32_to_cpu(rec->i_crtime_nsec);
+	inode->i_generation = le32_to_cpu(rec->i_generation);
+	oi->i_flags = le32_to_cpu(rec->i_flags);
+	inode->i_blocks = DIV_ROUND_UP_ULL(inode->i_size, 512);
+	if (oi->i_flags & EXOFS_INODE_FL_INLINE)
+		memcpy(oi->i_data, rec->i_data, sizeof(oi->i_data));
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		inode->i_rdev = new_decode_dev(le32_to_cpu(rec->i_rdev));
+}
+
+static void exofs_inode_to_rec(struct inode *inode, struct exofs_inode *rec)
+{
+	struct exofs_i_info *oi = exofs_i(inode);
+	struct timespec64 ts;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->i_mode = cpu_to_le16(inode->i_mode);
+	rec->i_links_count = cpu_to_le32(inode->i_nlink);
+	rec->i_uid = cpu_to_le32(i_uid_read(inode));
+	rec->i_gid = cpu_to_le32(i_gid_read(inode));
+	rec->i_size = cpu_to_le64(i_size_read(inode));
+	ts = inode_get_atime(inode);
+	rec->i_atime = cpu_to_le64(ts.tv_sec);
+	rec->i_atime_nsec = cpu_to_le32(ts.tv_nsec);
+	ts = inode_get_mtime(inode);
+	rec->i_mtime = cpu_to_le64(ts.tv_sec);
+	rec->i_mtime_nsec = cpu_to_le32(ts.tv_nsec);
+	ts = inode_get_ctime(inode);
+	rec->i_ctime = cpu_to_le64(ts.tv_sec);
+	rec->i_ctime_nsec = cpu_to_le32(ts.tv_nsec);
+	rec->i_crtime = cpu_to_le64(oi->i_crtime.tv_sec);
+	rec->i_crtime_nsec = cpu_to_le32(oi->i_crtime.tv_nsec);
+	rec->i_generation = cpu_to_le32(inode->i_generation);
+	rec->i_flags = cpu_to_le32(oi->i_flags);
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		rec->i_rdev = cpu_to_le32(new_encode_dev(inode->i_rdev));
+	if (oi->i_flags & EXOFS_INODE_FL_INLINE)
+		memcpy(rec->i_data, oi->i_data, sizeof(rec->i_data));
+	rec->i_ino = cpu_to_le64(inode->i_ino);
+	rec->i_csum = cpu_to_le32(exofs_rec_csum(rec));
+}
+
+/*
+ * Store @ino's record in the inode table's page cache: a copy of @inode,
+ * or zeros (free) when @inode is NULL.
+ */
+static int exofs_put_record(struct super_block *sb, unsigned long ino,
+			    struct inode *inode)
+{
+	struct exofs_inode *rec, tmp;
+	struct folio *folio;
+
+	if (inode)
+		exofs_inode_to_rec(inode, &tmp);
+	else
+		memset(&tmp, 0, sizeof(tmp));
+	folio = exofs_get_record(sb, ino, &rec);
+	if (IS_ERR(folio)) {
+		exofs_err(sb, __func__, "cannot read the inode table for inode %lu: %ld",
+			  ino, PTR_ERR(folio));
+		return PTR_ERR(folio);
+	}
+	folio_lock(folio);
+	folio_wait_stable(folio);
+	memcpy(rec, &tmp, sizeof(tmp));
+	folio_mark_dirty(folio);
+	folio_unlock(folio);
+	folio_release_kmap(folio, rec);
+	return 0;
+}
+
+/*
+ * Make @inode's record, its bitmap bit when new, and the inode table
+ * stable on the stores (fsync).
+ */
+int exofs_sync_inode_meta(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+	loff_t pos = exofs_rec_pos(inode->i_ino);
+	int err;
+
+	err = filemap_write_and_wait_range(sbi->itable->i_mapping, pos,
+					   pos + EXOFS_INODE_SIZE - 1);
+	if (err)
+		return err;
+	if (test_and_clear_bit(EXOFS_I_NEW_INODE, &exofs_i(inode)->state)) {
+		err = exofs_sync_ino_bit(sb, inode->i_ino);
+		if (err) {
+			set_bit(EXOFS_I_NEW_INODE, &exofs_i(inode)->state);
+			return err;
+		}
+	}
+	return ore_flush(&sbi->layout, &exofs_i(sbi->itable)->oc);
+}
+
+/* ------------------------------------------------------------------ */
+/* inodes */
+
+void exofs_set_inode_ops(struct inode *inode)
+{
+	struct exofs_i_info *oi = exofs_i(inode);
+
+	inode->i_mapping->a_ops = &exofs_aops;
+	switch (inode->i_mode & S_IFMT) {
+	case S_IFREG:
+		inode->i_op = &exofs_file_inode_operations;
+		inode->i_fop = &exofs_file_operations;
+		break;
+	case S_IFDIR:
+		inode->i_op = &exofs_dir_inode_operations;
+		inode->i_fop = &exofs_dir_operations;
+		break;
+	case S_IFLNK:
+		if (oi->i_flags & EXOFS_INODE_FL_INLINE) {
+			inode->i_op = &exofs_fast_symlink_inode_operations;
+			inode->i_link = (char *)oi->i_data;
+		} else {
+			inode->i_op = &exofs_symlink_inode_operations;
+			inode_nohighmem(inode);
+		}
+		break;
+	default:
+		inode->i_op = &exofs_special_inode_operations;
+		init_special_inode(inode, inode->i_mode, inode->i_rdev);
+		break;
+	}
+}
+
+struct inode *exofs_iget(struct super_block *sb, unsigned long ino)
+{
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+	struct exofs_inode *rec;
+	struct folio *folio;
+	struct inode *inode;
+	const char *why;
+	int err;
+
+	if (ino == EXOFS_BAD_INO || ino >= sbi->max_ino) {
+		exofs_err(sb, __func__, "inode number %lu out of range", ino);
+		return ERR_PTR(-EFSCORRUPTED);
+	}
+	inode = iget_locked(sb, ino);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	if (!(inode->i_state & I_NEW))
+		return inode;
+
+	exofs_init_comps(sbi, &exofs_i(inode)->oc, EXOFS_INO_OID(ino));
+	folio = exofs_get_record(sb, ino, &rec);
+	if (IS_ERR(folio)) {
+		err = PTR_ERR(folio);
+		exofs_err(sb, __func__, "cannot read the record of inode %lu: %d",
+			  ino, err);
+		goto fail;
+	}
+	if (exofs_rec_is_free(rec)) {
+		why = "record is free";
+	} else {
+		why = exofs_check_record(sb, ino, rec);
+	}
+	err = -EFSCORRUPTED;
+	if (!why)
+		exofs_rec_to_inode(inode, rec);
+	folio_release_kmap(folio, rec);
+	if (why) {
+		exofs_err(sb, __func__, "inode %lu: %s", ino, why);
+		goto fail;
+	}
+	exofs_set_inode_ops(inode);
+	unlock_new_inode(inode);
+	return inode;
+
+fail:
+	iget_failed(inode);
+	return ERR_PTR(err);
+}
+
+/* The VFS inode for the internal object @oid (inode table, bitmap). */
+struct inode *exofs_internal_inode(struct super_block *sb, unsigned long ino,
+				   u64 oid, u64 size)
+{
+	struct inode *inode = new_inode(sb);
+
+	if (!inode)
+		return NULL;
+	inode->i_ino = ino;
+	inode->i_mode = S_IFREG;
+	inode->i_size = size;
+	exofs_init_comps(exofs_sb(sb), &exofs_i(inode)->oc, oid);
+	inode->i_mapping->a_ops = &exofs_aops;
+	mapping_set_gfp_mask(inode->i_mapping, GFP_NOFS);
+	return inode;
+}
+
+/*
+ * A new inode of @mode in @dir: allocates an inode number and writes the
+ * record. The caller links it and, on failure, drops it (nlink 0 frees it).
+ */
+struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
+			      umode_t mode)
+{
+	struct super_block *sb = dir->i_sb;
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+	struct exofs_i_info *oi;
+	struct inode *inode;
+	unsigned long ino;
+	int err;
+
+	inode = new_inode(sb);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	oi = exofs_i(inode);
+	err = exofs_alloc_ino(sb, &ino);
+	if (err) {
+		make_bad_inode(inode);
+		iput(inode);
+		return ERR_PTR(err);
+	}
+	inode->i_ino = ino;
+	inode_init_owner(idmap, inode, dir, mode);
+	simple_inode_init_ts(inode);
+	oi->i_crtime = inode_get_ctime(inode);
+	inode->i_generation = get_random_u32();
+	exofs_init_comps(sbi, &oi->oc, EXOFS_INO_OID(ino));
+	if (S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode))
+		oi->i_flags = EXOFS_INODE_FL_OBJECT;	/* symlink.c may change */
+	set_bit(EXOFS_I_NEW_INODE, &oi->state);
+	set_bit(EXOFS_I_NEW_LINK, &oi->state);
+
+	if (insert_inode_locked(inode) < 0) {
+		exofs_err(sb, __func__, "inode %lu allocated twice (bitmap corrupt?)",
+			  ino);
+		exofs_free_ino(sb, ino);
+		make_bad_inode(inode);
+		iput(inode);
+		return ERR_PTR(-EFSCORRUPTED);
+	}
+	mark_inode_dirty(inode);
+	return inode;
+}
+
+int exofs_write_inode(struct inode *inode, struct writeback_control *wbc)
+{
+	if (inode->i_ino == EXOFS_ITABLE_INO ||
+	    inode->i_ino == EXOFS_IBITMAP_INO)
+		return 0;
+	return exofs_put_record(inode->i_sb, inode->i_ino, inode);
+}
+
+/* Remove a deleted inode: its object, its record, its bitmap bit. */
+static void exofs_delete_inode(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	struct ore_io_state *ios;
+	int err = 0;
+
+	if (oi->i_flags & EXOFS_INODE_FL_OBJECT) {
+		err = ore_get_io_state(&sbi->layout, &oi->oc, &ios);
+		if (!err) {
+			err = ore_remove(ios);
+			ore_put_io_state(ios);
+		}
+	}
+	if (err) {
+		exofs_err(sb, __func__, "cannot remove the object of inode %lu: %d; the inode number stays in use",
+			  inode->i_ino, err);
+		exofs_put_record(sb, inode->i_ino, NULL);
+		return;
+	}
+	if (!exofs_put_record(sb, inode->i_ino, NULL))
+		exofs_free_ino(sb, inode->i_ino);
+}
+
+void exofs_evict_inode(struct inode *inode)
+{
+	bool del = !inode->i_nlink && !is_bad_inode(inode) &&
+		   inode->i_ino != EXOFS_ITABLE_INO &&
+		   inode->i_ino != EXOFS_IBITMAP_INO;
+
+	truncate_inode_pages_final(&inode->i_data);
+	if (del && !sb_rdonly(inode->i_sb))
+		exofs_delete_inode(inode);
+	clear_inode(inode);
+}
+
+/* Change the size of a regular file. */
+static int exofs_truncate(struct inode *inode, loff_t size)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	int err;
+
+	truncate_setsize(inode, size);
+	exofs_wb_exclude(inode);
+	err = ore_truncate(&sbi->layout, &exofs_i(inode)->oc, size);
+	exofs_wb_allow(inode);
+	if (err)
+		exofs_err(inode->i_sb, __func__, "truncate of inode %lu to %lld failed: %d",
+			  inode->i_ino, size, err);
+	inode->i_blocks = DIV_ROUND_UP_ULL(size, 512);
+	return err;
+}
+
+int exofs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
+		  struct iattr *attr)
+{
+	struct inode *inode = d_inode(dentry);
+	int err;
+
+	err = setattr_prepare(idmap, dentry, attr);
+	if (err)
+		return err;
+	if ((attr->ia_valid & ATTR_SIZE) && attr->ia_size != inode->i_size) {
+		if (!S_ISREG(inode->i_mode))
+			return -EINVAL;
+		err = exofs_truncate(inode, attr->ia_size);
+		if (err)
+			return err;
+	}
+	setattr_copy(idmap, inode, attr);
+	mark_inode_dirty(inode);
+	return 0;
+}
+
+int exofs_getattr(struct mnt_idmap *idmap, const struct path *path,
+		  struct kstat *stat, u32 request_mask, unsigned int flags)
+{
+	struct inode *inode = d_inode(path->dentry);
+	struct exofs_i_info *oi = exofs_i(inode);
+
+	if (request_mask & STATX_BTIME) {
+		stat->result_mask |= STATX_BTIME;
+		stat->btime = oi->i_crtime;
+	}
+	generic_fillattr(idmap, request_mask, inode, stat);
+	stat->blocks = DIV_ROUND_UP_ULL(i_size_read(inode), 512);
+	return 0;
+}

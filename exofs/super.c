@@ -1,0 +1,1212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exofs: the superblock, mounting, and the module.
+ *
+ * Mount reads the superblock object of every store, checks each against the
+ * rules of docs/exofs-format.md (magic, version, checksum, fs UUID, store
+ * position, device table, event counter), decides which stores are in
+ * service and whether the layout's redundancy covers the others, and
+ * rewrites the superblocks on a read-write mount.
+ */
+#include <linux/module.h>
+#include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/fs_parser.h>
+#include <linux/namei.h>
+#include <linux/statfs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/crc32.h>
+#include <linux/backing-dev.h>
+#include <linux/bvec.h>
+#include <linux/writeback.h>
+#include <linux/ktime.h>
+#include <linux/iversion.h>
+
+#include "exofs.h"
+
+static struct kmem_cache *exofs_inode_cachep;
+
+/* Mounted filesystems, so that one UUID is never mounted twice. */
+static LIST_HEAD(exofs_mounted);
+static DEFINE_MUTEX(exofs_mounted_lock);
+
+u32 exofs_crc(const void *buf, size_t len)
+{
+	return ~__crc32c_le(~0U, buf, len);
+}
+
+void exofs_err(struct super_block *sb, const char *func, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_err_ratelimited(EXOFS_PFX "%s: %s: %pV\n", sb->s_id, func, &vaf);
+	va_end(args);
+}
+
+void exofs_mark_sb_dirty(struct exofs_sb_info *sbi)
+{
+	WRITE_ONCE(sbi->sb_dirty, true);
+}
+
+/* ------------------------------------------------------------------ */
+/* superblock objects */
+
+static inline struct exofs_fsb *exofs_fsb(void *buf)
+{
+	return buf;
+}
+
+static inline struct exofs_dev_entry *exofs_devtable(void *buf)
+{
+	return buf + EXOFS_DEVTABLE_OFFSET;
+}
+
+/* CRC-32C of a superblock buffer with s_csum taken as zero. */
+static u32 exofs_sb_csum(const void *buf)
+{
+	size_t off = offsetof(struct exofs_fsb, s_csum);
+	static const u8 zero[4];
+	u32 crc;
+
+	crc = __crc32c_le(~0U, buf, off);
+	crc = __crc32c_le(crc, zero, sizeof(zero));
+	crc = __crc32c_le(crc, buf + off + 4, EXOFS_SB_SIZE - off - 4);
+	return ~crc;
+}
+
+static void exofs_sio_end(struct ore_store_io *sio)
+{
+	complete(sio->private);
+}
+
+/* Read or write (FUA) the superblock object of @store from/to @page. */
+static int exofs_sb_io(struct ore_store *store, struct page *page, bool write)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct ore_store_io sio = {};
+	struct bio_vec bv;
+
+	bvec_set_page(&bv, page, EXOFS_SB_SIZE, 0);
+	sio.store = store;
+	sio.oid = EXOFS_SUPER_OID;
+	sio.offset = 0;
+	sio.len = EXOFS_SB_SIZE;
+	sio.bvec = &bv;
+	sio.nr_bvec = 1;
+	sio.write = write;
+	sio.fua = write;
+	sio.end_io = exofs_sio_end;
+	sio.private = &done;
+	store->ops->submit(&sio);
+	wait_for_completion(&done);
+	return sio.error;
+}
+
+/* The checks of one superblock copy on its own; NULL when it is good. */
+static const char *exofs_check_fsb(void *buf)
+{
+	struct exofs_fsb *fsb = exofs_fsb(buf);
+	struct exofs_dev_entry *dt = exofs_devtable(buf);
+	struct ore_layout layout = {};
+	u32 n, idx, i, j;
+	u64 max_ino;
+
+	if (le64_to_cpu(fsb->s_magic) != EXOFS_SB_MAGIC)
+		return "bad magic";
+	if (le32_to_cpu(fsb->s_version) != EXOFS_FORMAT_VERSION)
+		return "unsupported format version";
+	if (le32_to_cpu(fsb->s_sb_size) != EXOFS_SB_SIZE)
+		return "bad superblock size";
+	if (le32_to_cpu(fsb->s_csum) != exofs_sb_csum(buf))
+		return "bad checksum";
+	if (le32_to_cpu(fsb->s_feature_incompat) & ~EXOFS_FEATURE_INCOMPAT_SUPP)
+		return "unknown incompatible features";
+	n = le32_to_cpu(fsb->s_num_stores);
+	idx = le32_to_cpu(fsb->s_store_index);
+	if (!n || n > EXOFS_MAX_STORES)
+		return "bad number of stores";
+	if (idx >= n)
+		return "store index beyond the number of stores";
+	if (le32_to_cpu(fsb->s_inode_size) != EXOFS_INODE_SIZE)
+		return "unsupported inode size";
+	if (le32_to_cpu(fsb->s_dir_chunk) != EXOFS_DIR_CHUNK)
+		return "unsupported directory chunk size";
+	if (le64_to_cpu(fsb->s_root_ino) != EXOFS_ROOT_INO)
+		return "bad root inode number";
+	max_ino = le64_to_cpu(fsb->s_max_ino);
+	if (max_ino <= EXOFS_FIRST_INO || max_ino > EXOFS_MAX_INO_LIMIT)
+		return "bad maximum inode number";
+	if (le64_to_cpu(fsb->s_used_inodes) > max_ino)
+		return "more inodes used than exist";
+	if (le32_to_cpu(fsb->s_state) != EXOFS_STATE_CLEAN &&
+	    le32_to_cpu(fsb->s_state) != EXOFS_STATE_DIRTY)
+		return "bad state";
+	layout.stripe_unit = le32_to_cpu(fsb->s_layout.stripe_unit);
+	layout.group_width = le32_to_cpu(fsb->s_layout.group_width);
+	layout.group_depth = le32_to_cpu(fsb->s_layout.group_depth);
+	layout.group_count = le32_to_cpu(fsb->s_layout.group_count);
+	layout.mirrors_p1 = le32_to_cpu(fsb->s_layout.mirrors_p1);
+	layout.raid_algorithm = le32_to_cpu(fsb->s_layout.raid_algorithm);
+	if (ore_verify_layout(n, &layout))
+		return "bad layout";
+	for (i = 0; i < n; i++) {
+		if (le32_to_cpu(dt[i].index) != i)
+			return "device table entry at the wrong index";
+		if (le32_to_cpu(dt[i].flags) & ~EXOFS_DEV_FL_KNOWN)
+			return "unknown device table flags";
+		if (!memchr_inv(dt[i].uuid, 0, EXOFS_UUID_SIZE))
+			return "device table entry without UUID";
+		for (j = 0; j < i; j++)
+			if (!memcmp(dt[i].uuid, dt[j].uuid, EXOFS_UUID_SIZE))
+				return "device table lists one UUID twice";
+	}
+	if (memcmp(dt[idx].uuid, fsb->s_store_uuid, EXOFS_UUID_SIZE))
+		return "store UUID is not the device table's";
+	return NULL;
+}
+
+/*
+ * Do @a and @b agree on everything but the per-store fields and the
+ * checksum?
+ */
+static bool exofs_fsb_same(void *a, void *b)
+{
+	struct exofs_fsb *fa = exofs_fsb(a), *fb = exofs_fsb(b);
+	size_t c0 = offsetof(struct exofs_fsb, s_csum);
+	size_t i0 = offsetof(struct exofs_fsb, s_store_index);
+	size_t i1 = offsetof(struct exofs_fsb, s_event);
+
+	return !memcmp(a, b, c0) &&
+	       !memcmp(a + c0 + 4, b + c0 + 4, i0 - c0 - 4) &&
+	       !memcmp(a + i1, b + i1, EXOFS_SB_SIZE - i1) &&
+	       fa->s_num_stores == fb->s_num_stores;
+}
+
+/*
+ * Can the filesystem lose the stores marked in @failed? True when for
+ * every rotation and every group no more positions than the parity have
+ * all their mirrors on failed stores.
+ */
+static bool exofs_layout_survives(const struct ore_layout *l, u32 n,
+				  const bool *failed)
+{
+	u32 fd, g, pos, m;
+
+	for (fd = 0; fd < n; fd++) {
+		for (g = 0; g < l->group_count; g++) {
+			u32 lost = 0;
+
+			for (pos = 0; pos < l->group_width; pos++) {
+				u32 dead = 0;
+
+				for (m = 0; m < l->mirrors_p1; m++)
+					dead += failed[(fd + ore_layout_comp(l,
+							g, pos, m)) % n];
+				lost += dead == l->mirrors_p1;
+			}
+			if (lost > l->parity)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Write the superblock to every store in service, with @state and the
+ * counters, s_event one up. A store that cannot take it is failed.
+ */
+static int exofs_write_supers(struct exofs_sb_info *sbi, u32 state)
+{
+	struct exofs_fsb *fsb = exofs_fsb(sbi->sb_buf);
+	struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
+	struct page *page;
+	u32 i, written = 0;
+	int err = 0;
+
+	page = alloc_page(GFP_NOFS);
+	if (!page)
+		return -ENOMEM;
+	mutex_lock(&sbi->sb_mutex);
+	WRITE_ONCE(sbi->sb_dirty, false);
+	mutex_lock(&sbi->alloc_mutex);
+	fsb->s_next_ino = cpu_to_le64(sbi->next_ino);
+	fsb->s_used_inodes = cpu_to_le64(sbi->used_inodes);
+	mutex_unlock(&sbi->alloc_mutex);
+	le64_add_cpu(&fsb->s_event, 1);
+	fsb->s_state = cpu_to_le32(state);
+	fsb->s_write_time = cpu_to_le64(ktime_get_real_seconds());
+	for (i = 0; i < sbi->num_stores; i++)
+		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
+			dt[i].flags |= cpu_to_le32(EXOFS_DEV_FL_FAILED);
+
+	for (i = 0; i < sbi->num_stores; i++) {
+		struct exofs_fsb *out = page_address(page);
+		int e;
+
+		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
+			continue;
+		memcpy(out, sbi->sb_buf, EXOFS_SB_SIZE);
+		out->s_store_index = cpu_to_le32(i);
+		memcpy(out->s_store_uuid, dt[i].uuid, EXOFS_UUID_SIZE);
+		out->s_csum = cpu_to_le32(exofs_sb_csum(out));
+		e = exofs_sb_io(sbi->ore_stores[i], page, true);
+		if (e) {
+			pr_err(EXOFS_PFX "%s: cannot write the superblock of store %u (%s): %d; store taken out of service\n",
+			       sbi->sb->s_id, i, sbi->stores[i].path, e);
+			WRITE_ONCE(sbi->stores[i].state, EXOFS_STORE_FAILED);
+			ore_store_set_failed(sbi->ore_stores[i], true);
+			if (!err)
+				err = e;
+			continue;
+		}
+		written++;
+	}
+	mutex_unlock(&sbi->sb_mutex);
+	__free_page(page);
+	return written ? 0 : err;
+}
+
+/* A store failed while mounted: record it on the others. */
+static void exofs_sb_work(struct work_struct *work)
+{
+	struct exofs_sb_info *sbi = container_of(work, struct exofs_sb_info,
+						 sb_work);
+
+	if (!sb_rdonly(sbi->sb))
+		exofs_write_supers(sbi, EXOFS_STATE_DIRTY);
+}
+
+void exofs_store_failed(struct exofs_sb_info *sbi)
+{
+	schedule_work(&sbi->sb_work);
+}
+
+/* Make everything written stable on every store in service. */
+int exofs_sync_stores(struct exofs_sb_info *sbi)
+{
+	int err = 0;
+	u32 i;
+
+	for (i = 0; i < sbi->num_stores; i++) {
+		struct ore_store *store = sbi->ore_stores[i];
+		int e;
+
+		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
+			continue;
+		e = store->ops->flush(store, 0);
+		if (e) {
+			pr_err(EXOFS_PFX "%s: flush of store %u (%s) failed: %d\n",
+			       sbi->sb->s_id, i, sbi->stores[i].path, e);
+			if (!err)
+				err = e;
+		}
+	}
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* stores */
+
+/* A store that is not there: every I/O fails, the engine skips it. */
+static void exofs_missing_submit(struct ore_store_io *sio)
+{
+	sio->error = -EIO;
+	sio->end_io(sio);
+}
+
+static int exofs_missing_op(struct ore_store *store, u64 oid)
+{
+	return -EIO;
+}
+
+static int exofs_missing_truncate(struct ore_store *store, u64 oid, u64 size)
+{
+	return -EIO;
+}
+
+static int exofs_missing_length(struct ore_store *store, u64 oid, u64 *len)
+{
+	return -EIO;
+}
+
+static void exofs_missing_release(struct ore_store *store)
+{
+	kfree(store);
+}
+
+static const struct ore_store_ops exofs_missing_ops = {
+	.submit		= exofs_missing_submit,
+	.create		= exofs_missing_op,
+	.remove		= exofs_missing_op,
+	.truncate	= exofs_missing_truncate,
+	.length		= exofs_missing_length,
+	.flush		= exofs_missing_op,
+	.release	= exofs_missing_release,
+};
+
+static struct ore_store *exofs_missing_store(u32 index)
+{
+	struct ore_store *store = kzalloc(sizeof(*store), GFP_KERNEL);
+
+	if (!store)
+		return NULL;
+	store->ops = &exofs_missing_ops;
+	kref_init(&store->kref);
+	set_bit(ORE_STORE_FAILED, &store->flags);
+	snprintf(store->name, sizeof(store->name), "missing-%u", index);
+	atomic_set(&store->nr_errors, 0);
+	return store;
+}
+
+static void exofs_put_stores(struct exofs_sb_info *sbi)
+{
+	u32 i;
+
+	if (!sbi->stores)
+		return;
+	for (i = 0; i < sbi->num_stores; i++) {
+		struct ore_store *store = sbi->ore_stores[i];
+
+		if (store && store->ops == &exofs_missing_ops)
+			kfree(store);	/* never counted by ORE */
+		else if (store)
+			ore_store_put(store);
+		if (sbi->stores[i].have_root)
+			path_put(&sbi->stores[i].root);
+		kfree(sbi->stores[i].path);
+	}
+	kfree(sbi->ore_stores);
+	kfree(sbi->stores);
+	sbi->stores = NULL;
+	sbi->ore_stores = NULL;
+}
+
+/*
+ * Split "PATH:PATH:..." into sbi->stores; "" and "missing" name an absent
+ * store.
+ */
+static int exofs_parse_stores(struct exofs_sb_info *sbi, const char *list,
+			      struct fs_context *fc)
+{
+	const char *p;
+	u32 n = 1, i;
+	char *s, *dup, *tok;
+
+	for (p = list; *p; p++)
+		n += *p == ':';
+	if (n > EXOFS_MAX_STORES)
+		return invalfc(fc, "stores: %u stores given, at most %u", n,
+			       EXOFS_MAX_STORES);
+	sbi->stores = kcalloc(n, sizeof(*sbi->stores), GFP_KERNEL);
+	sbi->ore_stores = kcalloc(n, sizeof(*sbi->ore_stores), GFP_KERNEL);
+	dup = kstrdup(list, GFP_KERNEL);
+	if (!sbi->stores || !sbi->ore_stores || !dup) {
+		kfree(dup);
+		return -ENOMEM;
+	}
+	sbi->num_stores = n;
+	s = dup;
+	for (i = 0; i < n; i++) {
+		tok = strsep(&s, ":");
+		if (!*tok || !strcmp(tok, "missing"))
+			continue;
+		sbi->stores[i].path = kstrdup(tok, GFP_KERNEL);
+		if (!sbi->stores[i].path) {
+			kfree(dup);
+			return -ENOMEM;
+		}
+	}
+	kfree(dup);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* mount options */
+
+/**
+ * struct exofs_fs_context - options of one mount or remount
+ * @stores: the stores= string
+ * @degraded: the degraded flag
+ * @layout: layout values given (raid=, stripe_unit=, ...), to check
+ * @layout_set: which of @layout were given (bit = option number)
+ */
+struct exofs_fs_context {
+	char *stores;
+	bool degraded;
+	u32 layout[6];
+	unsigned int layout_set;
+};
+
+enum {
+	Opt_raid, Opt_stripe_unit, Opt_group_width, Opt_group_depth,
+	Opt_group_count, Opt_mirrors,	/* in exofs_fs_context.layout order */
+	Opt_stores, Opt_degraded,
+};
+
+/*
+ * Mount options (comma separated, as mount -o passes them):
+ *
+ *   stores=<path>[:<path>...]	required: the store directories in device
+ *				table order; "" or "missing" for a store
+ *				that is not there. Paths cannot hold ':'
+ *				or ','.
+ *   degraded			mount even with failed stores (missing,
+ *				corrupt, stale) the layout can lose; the
+ *				mount is then read-only
+ *   raid=<0|4|5|6>		checks: must equal the superblock's
+ *   stripe_unit=<bytes>	(these are shown in /proc/mounts, so a
+ *   group_width=<n>		remount that repeats them works)
+ *   group_depth=<n>
+ *   group_count=<n>
+ *   mirrors=<n>		copies of each component (mirrors_p1)
+ *   ro, rw			as usual
+ *
+ * e.g. mount -t exofs -o stores=/s0:/s1:/s2:/s3 none /mnt
+ */
+static const struct fs_parameter_spec exofs_param_spec[] = {
+	fsparam_string("stores",	Opt_stores),
+	fsparam_flag("degraded",	Opt_degraded),
+	fsparam_u32("raid",		Opt_raid),
+	fsparam_u32("stripe_unit",	Opt_stripe_unit),
+	fsparam_u32("group_width",	Opt_group_width),
+	fsparam_u32("group_depth",	Opt_group_depth),
+	fsparam_u32("group_count",	Opt_group_count),
+	fsparam_u32("mirrors",		Opt_mirrors),
+	{}
+};
+
+static const char * const exofs_layout_opt[6] = {
+	"raid", "stripe_unit", "group_width", "group_depth", "group_count",
+	"mirrors",
+};
+
+static int exofs_parse_param(struct fs_context *fc, struct fs_parameter *param)
+{
+	struct exofs_fs_context *ctx = fc->fs_private;
+	struct fs_parse_result result;
+	int opt;
+
+	opt = fs_parse(fc, exofs_param_spec, param, &result);
+	if (opt < 0)
+		return opt;
+	switch (opt) {
+	case Opt_stores:
+		if (!*param->string)
+			return invalfc(fc, "stores: empty list");
+		kfree(ctx->stores);
+		ctx->stores = param->string;
+		param->string = NULL;
+		break;
+	case Opt_degraded:
+		ctx->degraded = true;
+		break;
+	default:
+		ctx->layout[opt] = result.uint_32;
+		ctx->layout_set |= 1U << opt;
+		break;
+	}
+	return 0;
+}
+
+/* The layout options given must match the filesystem's. */
+static int exofs_check_layout_opts(struct fs_context *fc,
+				   const struct ore_layout *l)
+{
+	struct exofs_fs_context *ctx = fc->fs_private;
+	const u32 have[6] = {
+		l->raid_algorithm, l->stripe_unit, l->group_width,
+		l->group_depth, l->group_count, l->mirrors_p1,
+	};
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if ((ctx->layout_set & (1U << i)) && ctx->layout[i] != have[i])
+			return invalfc(fc, "option %s=%u does not match the filesystem's %u",
+				       exofs_layout_opt[i], ctx->layout[i],
+				       have[i]);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* fill_super */
+
+/*
+ * Open every store, read and check its superblock, pick the reference and
+ * decide each store's state. On success sbi->sb_buf holds the reference.
+ */
+static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
+{
+	struct super_block *sb = sbi->sb;
+	u32 n = sbi->num_stores, i, ref = U32_MAX, nfailed = 0;
+	struct page **pages;
+	bool *failed;
+	int err = 0;
+
+	pages = kcalloc(n, sizeof(*pages), GFP_KERNEL);
+	failed = kcalloc(n, sizeof(*failed), GFP_KERNEL);
+	if (!pages || !failed) {
+		err = -ENOMEM;
+		goto out;
+	}
+
+	/* 1. open, read, check each on its own */
+	for (i = 0; i < n; i++) {
+		struct exofs_store *st = &sbi->stores[i];
+		struct ore_store *store;
+		void *buf;
+
+		st->state = EXOFS_STORE_MISSING;
+		if (!st->path) {
+			pr_warn(EXOFS_PFX "store %u: given as missing\n", i);
+			continue;
+		}
+		store = ore_file_store_open(st->path, false);
+		if (IS_ERR(store)) {
+			pr_warn(EXOFS_PFX "store %u (%s): cannot open: %ld\n",
+				i, st->path, PTR_ERR(store));
+			continue;
+		}
+		sbi->ore_stores[i] = store;
+		if (!kern_path(st->path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY,
+			       &st->root))
+			st->have_root = true;
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		err = exofs_sb_io(store, pages[i], false);
+		if (err) {
+			pr_warn(EXOFS_PFX "store %u (%s): cannot read the superblock: %d\n",
+				i, st->path, err);
+			err = 0;
+			continue;
+		}
+		buf = page_address(pages[i]);
+		if (!memchr_inv(buf, 0, EXOFS_SB_SIZE)) {
+			pr_warn(EXOFS_PFX "store %u (%s): no exofs superblock\n",
+				i, st->path);
+			continue;
+		}
+		st->why = exofs_check_fsb(buf);
+		if (st->why) {
+			st->state = EXOFS_STORE_CORRUPT;
+			pr_warn(EXOFS_PFX "store %u (%s): superblock is corrupt: %s\n",
+				i, st->path, st->why);
+			continue;
+		}
+		st->state = EXOFS_STORE_OK;
+		st->event = le64_to_cpu(exofs_fsb(buf)->s_event);
+		if (ref == U32_MAX || st->event > sbi->stores[ref].event)
+			ref = i;
+	}
+	if (ref == U32_MAX) {
+		err = invalfc(fc, "no valid exofs superblock on any of the %u stores",
+			      n);
+		goto out;
+	}
+	memcpy(sbi->sb_buf, page_address(pages[ref]), EXOFS_SB_SIZE);
+
+	/* 2. each against the reference */
+	for (i = 0; i < n; i++) {
+		struct exofs_store *st = &sbi->stores[i];
+		struct exofs_fsb *rf = exofs_fsb(sbi->sb_buf);
+		struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
+		struct exofs_fsb *f;
+		u32 idx;
+
+		if (st->state == EXOFS_STORE_MISSING)
+			continue;
+		f = exofs_fsb(page_address(pages[i]));
+		idx = le32_to_cpu(f->s_store_index);
+		if (st->state == EXOFS_STORE_CORRUPT) {
+			if (le64_to_cpu(f->s_magic) == EXOFS_SB_MAGIC &&
+			    !memcmp(f->s_uuid, rf->s_uuid, EXOFS_UUID_SIZE) &&
+			    idx == i && i < le32_to_cpu(rf->s_num_stores) &&
+			    !memcmp(f->s_store_uuid, dt[i].uuid,
+				    EXOFS_UUID_SIZE)) {
+				pr_warn(EXOFS_PFX "store %u (%s): damaged superblock (%s) of the right store: using the copy of store %u%s\n",
+					i, st->path, st->why, ref,
+					sb_rdonly(sb) ? "" :
+					", rewritten at mount");
+				st->state = EXOFS_STORE_OK;
+			}
+			continue;
+		}
+		if (memcmp(f->s_uuid, rf->s_uuid, EXOFS_UUID_SIZE)) {
+			err = invalfc(fc, "store %u (%s) belongs to filesystem %pU, not to %pU of store %u",
+				      i, st->path, f->s_uuid, rf->s_uuid, ref);
+			goto out;
+		}
+		if (le32_to_cpu(f->s_num_stores) != n) {
+			err = invalfc(fc, "the filesystem has %u stores, %u given",
+				      le32_to_cpu(f->s_num_stores), n);
+			goto out;
+		}
+		if (idx != i) {
+			err = invalfc(fc, "wrong store order: %s given as store %u is store %u of the filesystem",
+				      st->path, i, idx);
+			goto out;
+		}
+		if (memcmp(f->s_store_uuid, dt[i].uuid, EXOFS_UUID_SIZE)) {
+			err = invalfc(fc, "store %u (%s) has UUID %pU, the device table says %pU",
+				      i, st->path, f->s_store_uuid, dt[i].uuid);
+			goto out;
+		}
+		if (st->event == sbi->stores[ref].event &&
+		    !exofs_fsb_same(page_address(pages[i]), sbi->sb_buf)) {
+			err = invalfc(fc, "superblocks of stores %u and %u disagree at event %llu",
+				      i, ref, st->event);
+			goto out;
+		}
+		if (st->event + 1 < sbi->stores[ref].event) {
+			pr_warn(EXOFS_PFX "store %u (%s) is stale: event %llu, store %u has %llu\n",
+				i, st->path, st->event, ref,
+				sbi->stores[ref].event);
+			st->state = EXOFS_STORE_STALE;
+		}
+	}
+	if (le32_to_cpu(exofs_fsb(sbi->sb_buf)->s_num_stores) != n) {
+		err = invalfc(fc, "the filesystem has %u stores, %u given",
+			      le32_to_cpu(exofs_fsb(sbi->sb_buf)->s_num_stores),
+			      n);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
+
+		if (sbi->stores[i].state == EXOFS_STORE_OK &&
+		    (le32_to_cpu(dt[i].flags) & EXOFS_DEV_FL_FAILED)) {
+			pr_warn(EXOFS_PFX "store %u (%s) was taken out of service while mounted: stale\n",
+				i, sbi->stores[i].path);
+			sbi->stores[i].state = EXOFS_STORE_STALE;
+		}
+		failed[i] = sbi->stores[i].state != EXOFS_STORE_OK;
+		nfailed += failed[i];
+	}
+
+	/* 3. the layout and the failed stores */
+	{
+		struct exofs_layout_disk *ld = &exofs_fsb(sbi->sb_buf)->s_layout;
+
+		sbi->layout.stripe_unit = le32_to_cpu(ld->stripe_unit);
+		sbi->layout.group_width = le32_to_cpu(ld->group_width);
+		sbi->layout.group_depth = le32_to_cpu(ld->group_depth);
+		sbi->layout.group_count = le32_to_cpu(ld->group_count);
+		sbi->layout.mirrors_p1 = le32_to_cpu(ld->mirrors_p1);
+		sbi->layout.raid_algorithm = le32_to_cpu(ld->raid_algorithm);
+		err = ore_verify_layout(n, &sbi->layout);
+		if (err)
+			goto out;
+	}
+	if (nfailed) {
+		if (!exofs_layout_survives(&sbi->layout, n, failed)) {
+			err = invalfc(fc, "%u of %u stores failed; the layout (raid %u, %u copies) cannot lose them",
+				      nfailed, n, sbi->layout.raid_algorithm,
+				      sbi->layout.mirrors_p1);
+			goto out;
+		}
+		if (!sbi->opt_degraded) {
+			err = invalfc(fc, "%u of %u stores failed (see above); mount with -o degraded to mount read-only",
+				      nfailed, n);
+			goto out;
+		}
+		sbi->degraded = true;
+		pr_warn(EXOFS_PFX "%u of %u stores failed: mounting degraded, read-only\n",
+			nfailed, n);
+	}
+	for (i = 0; i < n; i++) {
+		if (!failed[i])
+			continue;
+		if (!sbi->ore_stores[i]) {
+			sbi->ore_stores[i] = exofs_missing_store(i);
+			if (!sbi->ore_stores[i]) {
+				err = -ENOMEM;
+				goto out;
+			}
+		} else {
+			ore_store_set_failed(sbi->ore_stores[i], true);
+		}
+	}
+out:
+	if (pages)
+		for (i = 0; i < n; i++)
+			if (pages[i])
+				__free_page(pages[i]);
+	kfree(pages);
+	kfree(failed);
+	return err;
+}
+
+static int exofs_register_mounted(struct exofs_sb_info *sbi,
+				  struct fs_context *fc)
+{
+	struct exofs_sb_info *other;
+	int err = 0;
+
+	mutex_lock(&exofs_mounted_lock);
+	list_for_each_entry(other, &exofs_mounted, list) {
+		if (uuid_equal(&other->uuid, &sbi->uuid)) {
+			err = -EBUSY;
+			errorfc(fc, "filesystem %pU is mounted already",
+				&sbi->uuid);
+			break;
+		}
+	}
+	if (!err)
+		list_add(&sbi->list, &exofs_mounted);
+	mutex_unlock(&exofs_mounted_lock);
+	return err;
+}
+
+static void exofs_unregister_mounted(struct exofs_sb_info *sbi)
+{
+	mutex_lock(&exofs_mounted_lock);
+	if (!list_empty(&sbi->list))
+		list_del_init(&sbi->list);
+	mutex_unlock(&exofs_mounted_lock);
+}
+
+static void exofs_free_sbi(struct exofs_sb_info *sbi)
+{
+	exofs_unregister_mounted(sbi);
+	exofs_put_stores(sbi);
+	kfree(sbi->sb_buf);
+	kfree(sbi->opt_stores);
+	kfree(sbi);
+}
+
+static const struct super_operations exofs_sops;
+
+static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct exofs_fs_context *ctx = fc->fs_private;
+	struct exofs_sb_info *sbi;
+	struct exofs_fsb *fsb;
+	struct inode *root;
+	u64 sp;
+	int err;
+
+	if (!ctx->stores)
+		return invalfc(fc, "the stores= option is required");
+	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	if (!sbi)
+		return -ENOMEM;
+	sbi->sb = sb;
+	INIT_LIST_HEAD(&sbi->list);
+	mutex_init(&sbi->sb_mutex);
+	mutex_init(&sbi->alloc_mutex);
+	INIT_WORK(&sbi->sb_work, exofs_sb_work);
+	init_completion(&sbi->kobj_unregister);
+	sbi->opt_degraded = ctx->degraded;
+	sbi->opt_stores = kstrdup(ctx->stores, GFP_KERNEL);
+	sbi->sb_buf = kzalloc(EXOFS_SB_SIZE, GFP_KERNEL);
+	sb->s_fs_info = sbi;
+	if (!sbi->opt_stores || !sbi->sb_buf) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	err = exofs_parse_stores(sbi, ctx->stores, fc);
+	if (err)
+		goto out_free;
+	err = exofs_scan_stores(sbi, fc);
+	if (err)
+		goto out_free;
+	err = exofs_check_layout_opts(fc, &sbi->layout);
+	if (err)
+		goto out_free;
+
+	fsb = exofs_fsb(sbi->sb_buf);
+	import_uuid(&sbi->uuid, fsb->s_uuid);
+	snprintf(sb->s_id, sizeof(sb->s_id), "exofs-%*phN", 4, fsb->s_uuid);
+	err = exofs_register_mounted(sbi, fc);
+	if (err)
+		goto out_free;
+	if (le32_to_cpu(fsb->s_feature_ro_compat) &
+	    ~EXOFS_FEATURE_RO_COMPAT_SUPP) {
+		pr_warn(EXOFS_PFX "%s: unknown read-only features: mounting read-only\n",
+			sb->s_id);
+		sb->s_flags |= SB_RDONLY;
+	}
+	if (sbi->degraded)
+		sb->s_flags |= SB_RDONLY;
+
+	sbi->max_ino = le64_to_cpu(fsb->s_max_ino);
+	sbi->next_ino = le64_to_cpu(fsb->s_next_ino);
+	sbi->used_inodes = le64_to_cpu(fsb->s_used_inodes);
+	sp = sbi->layout.stripe_length >> PAGE_SHIFT;
+	if (sp && sp <= EXOFS_WB_MAX_PAGES)
+		sbi->wb_max_pages = max_t(u64, sp,
+			rounddown(EXOFS_WB_MAX_BYTES >> PAGE_SHIFT, sp));
+	else
+		sbi->wb_max_pages = EXOFS_WB_MAX_PAGES;
+
+	sb->s_magic = EXOFS_SUPER_MAGIC;
+	sb->s_op = &exofs_sops;
+	sb->s_maxbytes = EXOFS_MAX_FILE_SIZE;
+	sb->s_blocksize = PAGE_SIZE;
+	sb->s_blocksize_bits = PAGE_SHIFT;
+	sb->s_time_gran = 1;
+	sb->s_time_min = S64_MIN;
+	sb->s_time_max = S64_MAX;
+	sb->s_iflags |= SB_I_STABLE_WRITES;
+	sb->s_flags |= SB_NOSEC;
+	super_set_uuid(sb, fsb->s_uuid, EXOFS_UUID_SIZE);
+	err = super_setup_bdi(sb);
+	if (err)
+		goto out_free;
+	sb->s_bdi->ra_pages = max_t(unsigned long, VM_READAHEAD_PAGES,
+				    2 * sbi->wb_max_pages);
+	sb->s_bdi->io_pages = sbi->wb_max_pages;
+
+	err = -ENOMEM;
+	sbi->itable = exofs_internal_inode(sb, EXOFS_ITABLE_INO,
+					   EXOFS_ITABLE_OID,
+					   sbi->max_ino * EXOFS_INODE_SIZE);
+	if (!sbi->itable)
+		goto out_free;
+	sbi->ibitmap = exofs_internal_inode(sb, EXOFS_IBITMAP_INO,
+					    EXOFS_IBITMAP_OID,
+					    round_up(DIV_ROUND_UP(sbi->max_ino, 8),
+						     PAGE_SIZE));
+	if (!sbi->ibitmap)
+		goto out_iput;
+
+	if (le32_to_cpu(fsb->s_state) != EXOFS_STATE_CLEAN) {
+		u64 used;
+
+		pr_warn(EXOFS_PFX "%s: not cleanly unmounted: recounting inodes\n",
+			sb->s_id);
+		err = exofs_count_inodes(sb, &used);
+		if (err)
+			goto out_iput;
+		sbi->used_inodes = used;
+	}
+
+	root = exofs_iget(sb, EXOFS_ROOT_INO);
+	if (IS_ERR(root)) {
+		err = PTR_ERR(root);
+		errorfc(fc, "cannot read the root directory: %d", err);
+		goto out_iput;
+	}
+	if (!S_ISDIR(root->i_mode)) {
+		iput(root);
+		err = -EFSCORRUPTED;
+		errorfc(fc, "the root inode is not a directory");
+		goto out_iput;
+	}
+	sb->s_root = d_make_root(root);
+	if (!sb->s_root) {
+		err = -ENOMEM;
+		goto out_iput;
+	}
+
+	if (!sb_rdonly(sb)) {
+		fsb->s_mount_time = cpu_to_le64(ktime_get_real_seconds());
+		err = exofs_write_supers(sbi, EXOFS_STATE_DIRTY);
+		if (err) {
+			errorfc(fc, "cannot write the superblocks: %d", err);
+			goto out_root;
+		}
+	}
+	err = exofs_sysfs_register(sbi);
+	if (err)
+		goto out_root;
+
+	pr_info(EXOFS_PFX "%s: mounted %pU \"%.*s\": %u stores, raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, %u copies%s%s\n",
+		sb->s_id, fsb->s_uuid, EXOFS_LABEL_SIZE, fsb->s_label,
+		sbi->num_stores, sbi->layout.raid_algorithm,
+		sbi->layout.stripe_unit, sbi->layout.group_width,
+		sbi->layout.group_depth, sbi->layout.group_count,
+		sbi->layout.mirrors_p1, sbi->degraded ? ", degraded" : "",
+		sb_rdonly(sb) ? ", read-only" : "");
+	return 0;
+
+out_root:
+	/* generic_shutdown_super() puts s_root and calls exofs_put_super() */
+	return err;
+out_iput:
+	iput(sbi->ibitmap);
+	iput(sbi->itable);
+	sbi->itable = NULL;
+	sbi->ibitmap = NULL;
+out_free:
+	sb->s_fs_info = NULL;
+	exofs_free_sbi(sbi);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* super_operations */
+
+static struct inode *exofs_alloc_inode(struct super_block *sb)
+{
+	struct exofs_i_info *oi;
+
+	oi = alloc_inode_sb(sb, exofs_inode_cachep, GFP_KERNEL);
+	if (!oi)
+		return NULL;
+	oi->i_flags = 0;
+	oi->state = 0;
+	oi->dir_start_lookup = 0;
+	oi->wb_nr = 0;
+	oi->wb_excl = false;
+	memset(&oi->i_crtime, 0, sizeof(oi->i_crtime));
+	inode_set_iversion(&oi->vfs_inode, 1);
+	return &oi->vfs_inode;
+}
+
+static void exofs_free_inode(struct inode *inode)
+{
+	kmem_cache_free(exofs_inode_cachep, exofs_i(inode));
+}
+
+static void exofs_init_once(void *p)
+{
+	struct exofs_i_info *oi = p;
+
+	spin_lock_init(&oi->wlock);
+	INIT_LIST_HEAD(&oi->wb_list);
+	inode_init_once(&oi->vfs_inode);
+}
+
+/* Write the inode table and bitmap pages and flush every store. */
+static int exofs_sync_meta(struct exofs_sb_info *sbi)
+{
+	int err, err2;
+
+	err = filemap_write_and_wait(sbi->itable->i_mapping);
+	err2 = filemap_write_and_wait(sbi->ibitmap->i_mapping);
+	if (!err)
+		err = err2;
+	err2 = exofs_sync_stores(sbi);
+	return err ? err : err2;
+}
+
+static int exofs_sync_fs(struct super_block *sb, int wait)
+{
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+	int err;
+
+	if (!wait) {
+		filemap_fdatawrite(sbi->itable->i_mapping);
+		filemap_fdatawrite(sbi->ibitmap->i_mapping);
+		return 0;
+	}
+	err = exofs_sync_meta(sbi);
+	if (!sb_rdonly(sb) && READ_ONCE(sbi->sb_dirty)) {
+		int e = exofs_write_supers(sbi, EXOFS_STATE_DIRTY);
+
+		if (!err)
+			err = e;
+	}
+	return err;
+}
+
+static void exofs_put_super(struct super_block *sb)
+{
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+
+	exofs_sysfs_unregister(sbi);
+	flush_work(&sbi->sb_work);
+	if (!sb_rdonly(sb)) {
+		/* evict_inodes() may have freed inodes since the last sync */
+		exofs_sync_meta(sbi);
+		exofs_write_supers(sbi, EXOFS_STATE_CLEAN);
+	}
+	iput(sbi->ibitmap);
+	iput(sbi->itable);
+	sb->s_fs_info = NULL;
+	pr_info(EXOFS_PFX "%s: unmounted\n", sb->s_id);
+	exofs_free_sbi(sbi);
+}
+
+static int exofs_statfs(struct dentry *dentry, struct kstatfs *buf)
+{
+	struct super_block *sb = dentry->d_sb;
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+	const struct ore_layout *l = &sbi->layout;
+	u64 total = 0, free = 0, avail = 0, div;
+	u32 i, present = 0;
+
+	for (i = 0; i < sbi->num_stores; i++) {
+		struct kstatfs st;
+
+		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK ||
+		    !sbi->stores[i].have_root ||
+		    vfs_statfs(&sbi->stores[i].root, &st))
+			continue;
+		total += st.f_blocks * st.f_bsize;
+		free += st.f_bfree * st.f_bsize;
+		avail += st.f_bavail * st.f_bsize;
+		present++;
+	}
+	if (present && present < sbi->num_stores) {
+		total = div_u64(total, present) * sbi->num_stores;
+		free = div_u64(free, present) * sbi->num_stores;
+		avail = div_u64(avail, present) * sbi->num_stores;
+	}
+	/* what is left for data once parity and mirrors take their share */
+	div = (u64)l->group_width * l->mirrors_p1 * PAGE_SIZE;
+	buf->f_type = EXOFS_SUPER_MAGIC;
+	buf->f_bsize = PAGE_SIZE;
+	buf->f_frsize = PAGE_SIZE;
+	buf->f_blocks = div64_u64(total * l->data_width, div);
+	buf->f_bfree = div64_u64(free * l->data_width, div);
+	buf->f_bavail = div64_u64(avail * l->data_width, div);
+	buf->f_files = sbi->max_ino;
+	buf->f_ffree = sbi->max_ino - min(sbi->used_inodes, sbi->max_ino);
+	buf->f_namelen = EXOFS_NAME_LEN;
+	buf->f_fsid = uuid_to_fsid(sbi->uuid.b);
+	return 0;
+}
+
+static int exofs_show_options(struct seq_file *m, struct dentry *root)
+{
+	struct exofs_sb_info *sbi = exofs_sb(root->d_sb);
+	const struct ore_layout *l = &sbi->layout;
+
+	seq_show_option(m, "stores", sbi->opt_stores);
+	if (sbi->opt_degraded)
+		seq_puts(m, ",degraded");
+	seq_printf(m, ",raid=%u,stripe_unit=%u,group_width=%u,group_depth=%u,group_count=%u,mirrors=%u",
+		   l->raid_algorithm, l->stripe_unit, l->group_width,
+		   l->group_depth, l->group_count, l->mirrors_p1);
+	return 0;
+}
+
+static const struct super_operations exofs_sops = {
+	.alloc_inode	= exofs_alloc_inode,
+	.free_inode	= exofs_free_inode,
+	.write_inode	= exofs_write_inode,
+	.evict_inode	= exofs_evict_inode,
+	.put_super	= exofs_put_super,
+	.sync_fs	= exofs_sync_fs,
+	.statfs		= exofs_statfs,
+	.show_options	= exofs_show_options,
+};
+
+/* ------------------------------------------------------------------ */
+/* fs_context */
+
+static int exofs_get_tree(struct fs_context *fc)
+{
+	return get_tree_nodev(fc, exofs_fill_super);
+}
+
+static int exofs_reconfigure(struct fs_context *fc)
+{
+	struct exofs_fs_context *ctx = fc->fs_private;
+	struct super_block *sb = fc->root->d_sb;
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+	bool want_ro = fc->sb_flags & SB_RDONLY;
+	int err;
+
+	if (ctx->stores && strcmp(ctx->stores, sbi->opt_stores))
+		return invalfc(fc, "stores= cannot change on remount");
+	err = exofs_check_layout_opts(fc, &sbi->layout);
+	if (err)
+		return err;
+	sync_filesystem(sb);
+	if (want_ro == sb_rdonly(sb))
+		return 0;
+	if (!want_ro) {
+		if (sbi->degraded)
+			return invalfc(fc, "a degraded mount stays read-only");
+		err = exofs_write_supers(sbi, EXOFS_STATE_DIRTY);
+		if (err)
+			return err;
+	} else {
+		exofs_sync_meta(sbi);
+		exofs_write_supers(sbi, EXOFS_STATE_CLEAN);
+	}
+	return 0;
+}
+
+static void exofs_free_fc(struct fs_context *fc)
+{
+	struct exofs_fs_context *ctx = fc->fs_private;
+
+	if (ctx)
+		kfree(ctx->stores);
+	kfree(ctx);
+}
+
+static const struct fs_context_operations exofs_context_ops = {
+	.parse_param	= exofs_parse_param,
+	.get_tree	= exofs_get_tree,
+	.reconfigure	= exofs_reconfigure,
+	.free		= exofs_free_fc,
+};
+
+static int exofs_init_fs_context(struct fs_context *fc)
+{
+	struct exofs_fs_context *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return -ENOMEM;
+	fc->fs_private = ctx;
+	fc->ops = &exofs_context_ops;
+	return 0;
+}
+
+static void exofs_kill_sb(struct super_block *sb)
+{
+	kill_anon_super(sb);
+}
+
+static struct file_system_type exofs_type = {
+	.owner			= THIS_MODULE,
+	.name			= "exofs",
+	.init_fs_context	= exofs_init_fs_context,
+	.parameters		= exofs_param_spec,
+	.kill_sb		= exofs_kill_sb,
+};
+MODULE_ALIAS_FS("exofs");
+
+static int __init exofs_init(void)
+{
+	int err;
+
+	exofs_inode_cachep = kmem_cache_create("exofs_inode_cache",
+					       sizeof(struct exofs_i_info), 0,
+					       SLAB_RECLAIM_ACCOUNT |
+					       SLAB_ACCOUNT,
+					       exofs_init_once);
+	if (!exofs_inode_cachep)
+		return -ENOMEM;
+	err = exofs_sysfs_init();
+	if (err)
+		goto out_cache;
+	err = register_filesystem(&exofs_type);
+	if (err)
+		goto out_sysfs;
+	pr_info(EXOFS_PFX "exofs over ORE loaded\n");
+	return 0;
+
+out_sysfs:
+	exofs_sysfs_exit();
+out_cache:
+	kmem_cache_destroy(exofs_inode_cachep);
+	return err;
+}
+
+static void __exit exofs_exit(void)
+{
+	unregister_filesystem(&exofs_type);
+	exofs_sysfs_exit();
+	/* inodes are freed after an RCU grace period */
+	rcu_barrier();
+	kmem_cache_destroy(exofs_inode_cachep);
+}
+
+module_init(exofs_init);
+module_exit(exofs_exit);
+
+MODULE_DESCRIPTION("exofs: POSIX filesystem over ORE object stores");
+MODULE_LICENSE("GPL");
