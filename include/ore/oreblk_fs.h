@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * oreblk: the on-disk member superblock and the control interface of
+ * /dev/oreblk-control, shared by oreblk.ko and the userspace tools
+ * (tools/oreblk.c, tools/oreblk_check.c). docs/oreblk.md is the prose
+ * version; keep the two in step.
+ *
+ * Every member of an array carries one superblock, OREBLK_SB_SIZE bytes at
+ * byte OREBLK_SB_OFFSET of the device. The array's data lives in
+ * [data_offset, data_offset + data_size) of every member: that range is
+ * component object number member_index of the ORE layout (component
+ * numbering of include/ore/layout.h: (group * group_width + position) *
+ * mirrors_p1 + mirror), object offset 0 at data_offset.
+ *
+ * Everything on disk is little endian. The checksum is the CRC32C
+ * (Castagnoli, reflected polynomial 0x82f63b78) of all OREBLK_SB_SIZE bytes
+ * with the csum field taken as zero, seeded with ~0 and not inverted at the
+ * end: the kernel's crc32c(~0, sb, OREBLK_SB_SIZE).
+ */
+#ifndef _ORE_OREBLK_FS_H
+#define _ORE_OREBLK_FS_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+/* ---------------------------------------------------------------------
+ * The member superblock.
+ */
+
+#define OREBLK_SB_OFFSET	4096	/* bytes from the start of the member */
+#define OREBLK_SB_SIZE		4096	/* bytes, covered by the checksum */
+/* Default and smallest data_offset: the first MiB is the superblock's. */
+#define OREBLK_DATA_OFFSET	(1u << 20)
+/* "ORBK" read as a little-endian 32-bit number */
+#define OREBLK_SB_MAGIC		0x4b42524fu
+#define OREBLK_SB_VERSION	1
+/* Largest number of members (= ORE components) of one array. */
+#define OREBLK_MAX_MEMBERS	64
+#define OREBLK_UUID_SIZE	16
+#define OREBLK_NAME_LEN		32
+
+/**
+ * struct oreblk_sb - superblock of one member
+ * @magic: OREBLK_SB_MAGIC
+ * @version: OREBLK_SB_VERSION
+ * @csum: CRC32C of the OREBLK_SB_SIZE bytes, this field as zero
+ * @flags: none defined yet: must be zero
+ * @array_uuid: identity of the array, the same on every member
+ * @member_uuid: identity of this member, == @member_uuids[@member_index]
+ * @member_index: this member's ORE component number, 0 .. @nr_members - 1
+ * @nr_members: members of the array, == the layout's number of components
+ * @raid_algorithm: enum ore_raid_algorithm (0, 4, 5 or 6)
+ * @stripe_unit: bytes per stripe unit (chunk), a multiple of 4096
+ * @group_width: components per group, parity included
+ * @group_depth: stripe units per component before the next group
+ * @group_count: number of groups
+ * @mirrors_p1: copies of every component (1 = no mirroring)
+ * @data_offset: byte offset of the data range on every member, a multiple
+ *	of 4096, at least OREBLK_DATA_OFFSET
+ * @data_size: bytes of the data range on every member (one component
+ *	object), a multiple of stripe_unit * group_depth
+ * @array_size: logical bytes of the array: (@data_size / (@stripe_unit *
+ *	@group_depth)) super-stripes of the layout
+ * @events: generation counter, raised every time the superblocks are
+ *	rewritten for a change of state (a member failed); a member whose
+ *	@events is lower than the others' missed that change and is stale
+ * @ctime: creation time, seconds since the epoch
+ * @utime: time of the last superblock update, seconds since the epoch
+ * @faulty_map: bit i set: member i is faulty (failed or missing); only
+ *	the superblocks with the highest @events are authoritative
+ * @name: array name, NUL padded, informational
+ * @member_uuids: @member_uuid of every member, by member index
+ * @reserved: zeros
+ */
+struct oreblk_sb {
+	__le32 magic;
+	__le32 version;
+	__le32 csum;
+	__le32 flags;
+	__u8   array_uuid[OREBLK_UUID_SIZE];
+	__u8   member_uuid[OREBLK_UUID_SIZE];
+	__le32 member_index;
+	__le32 nr_members;
+	__le32 raid_algorithm;
+	__le32 stripe_unit;
+	__le32 group_width;
+	__le32 group_depth;
+	__le32 group_count;
+	__le32 mirrors_p1;
+	__le64 data_offset;
+	__le64 data_size;
+	__le64 array_size;
+	__le64 events;
+	__le64 ctime;
+	__le64 utime;
+	__le64 faulty_map;
+	char   name[OREBLK_NAME_LEN];
+	__u8   member_uuids[OREBLK_MAX_MEMBERS][OREBLK_UUID_SIZE];
+	__u8   reserved[OREBLK_SB_SIZE - 168 -
+			OREBLK_MAX_MEMBERS * OREBLK_UUID_SIZE];
+};
+
+/* ---------------------------------------------------------------------
+ * The control device, /dev/oreblk-control (misc). Every ioctl needs
+ * CAP_SYS_ADMIN. On failure the ioctl returns -1 with errno set and, where
+ * the structure has one, @msg says why in words (the kernel log has the
+ * same line).
+ */
+
+#define OREBLK_CONTROL_NAME	"oreblk-control"
+#define OREBLK_MSG_LEN		160
+#define OREBLK_PATH_LEN		64	/* member paths, NUL included */
+/* &oreblk_ctl_assemble.index: take the lowest free number */
+#define OREBLK_INDEX_ANY	0xffffffffu
+#define OREBLK_MAX_INDEX	4095
+
+/**
+ * struct oreblk_ctl_assemble - OREBLK_CTL_ASSEMBLE: start an array
+ * @index: in: N of /dev/oreblkN, or OREBLK_INDEX_ANY; out: the N used
+ * @flags: in: zero (no flags defined)
+ * @paths: in: user address of @nr_paths member device paths, each NUL
+ *	terminated, back to back, @paths_len bytes in all; any order
+ * @paths_len: in: bytes at @paths
+ * @nr_paths: in: number of paths, 1 .. OREBLK_MAX_MEMBERS
+ * @nr_members: out: members of the array
+ * @nr_active: out: members in service (less than @nr_members: degraded)
+ * @msg: out: why it failed, or a note on a degraded start
+ *
+ * The kernel reads every member's superblock and checks it (magic,
+ * checksum, version, layout, sizes against the device, agreement with the
+ * other members); members are ordered by their superblocks. Members that
+ * are stale (lower events), marked faulty by the freshest superblocks or
+ * not given are missing; the array starts degraded while every group keeps
+ * enough components, and the missing members are then marked faulty on
+ * disk. Errors: -EINVAL (bad argument, a path given twice, a member of
+ * another array, superblocks that disagree), -ENOENT/-ENOTBLK (bad path),
+ * -EBUSY (a member in use), -EUCLEAN (no valid superblock: a foreign
+ * device), -ENXIO (too many members missing), -EEXIST (/dev/oreblkN in
+ * use, or the array is running already).
+ */
+struct oreblk_ctl_assemble {
+	__u32 index;
+	__u32 flags;
+	__u64 paths;
+	__u32 paths_len;
+	__u32 nr_paths;
+	__u32 nr_members;
+	__u32 nr_active;
+	char  msg[OREBLK_MSG_LEN];
+};
+
+/**
+ * struct oreblk_ctl_stop - OREBLK_CTL_STOP: stop an array
+ * @index: in: N of /dev/oreblkN
+ * @flags: in: zero
+ * @msg: out: why it failed
+ *
+ * Errors: -ENODEV (no such array), -EBUSY (the device is open).
+ */
+struct oreblk_ctl_stop {
+	__u32 index;
+	__u32 flags;
+	char  msg[OREBLK_MSG_LEN];
+};
+
+/* &oreblk_ctl_member.state */
+enum oreblk_member_state {
+	OREBLK_MEMBER_ACTIVE = 0,	/* in service */
+	OREBLK_MEMBER_FAULTY = 1,	/* failed while running */
+	OREBLK_MEMBER_MISSING = 2,	/* not there at assembly (or stale) */
+};
+
+/**
+ * struct oreblk_ctl_member - one member in OREBLK_CTL_DETAIL
+ * @state: enum oreblk_member_state
+ * @errors: I/O errors seen on the member
+ * @uuid: the member's uuid (from the superblocks)
+ * @path: device path it was assembled from ("" when missing)
+ */
+struct oreblk_ctl_member {
+	__u32 state;
+	__u32 errors;
+	__u8  uuid[OREBLK_UUID_SIZE];
+	char  path[OREBLK_PATH_LEN];
+};
+
+/**
+ * struct oreblk_ctl_detail - OREBLK_CTL_DETAIL: describe a running array
+ * @index: in: N of /dev/oreblkN
+ * @nr_members: out: members (entries of @members used)
+ * @array_uuid: out
+ * @name: out
+ * @raid_algorithm: out: the layout, as in &struct oreblk_sb
+ * @stripe_unit: out
+ * @group_width: out
+ * @group_depth: out
+ * @group_count: out
+ * @mirrors_p1: out
+ * @nr_failed: out: members faulty or missing (non-zero: degraded)
+ * @array_size: out: logical bytes
+ * @data_offset: out
+ * @data_size: out
+ * @events: out: the events counter of the superblocks in service
+ * @cache_size: out: stripe cache size (entries)
+ * @cache_active: out: stripe cache entries allocated
+ * @cache_hits: out: read-4-write pages the stripe cache had
+ * @cache_misses: out: read-4-write pages it did not have
+ * @members: out: by member index
+ */
+struct oreblk_ctl_detail {
+	__u32 index;
+	__u32 nr_members;
+	__u8  array_uuid[OREBLK_UUID_SIZE];
+	char  name[OREBLK_NAME_LEN];
+	__u32 raid_algorithm;
+	__u32 stripe_unit;
+	__u32 group_width;
+	__u32 group_depth;
+	__u32 group_count;
+	__u32 mirrors_p1;
+	__u32 nr_failed;
+	__u32 pad;
+	__u64 array_size;
+	__u64 data_offset;
+	__u64 data_size;
+	__u64 events;
+	__u64 cache_size;
+	__u64 cache_active;
+	__u64 cache_hits;
+	__u64 cache_misses;
+	struct oreblk_ctl_member members[OREBLK_MAX_MEMBERS];
+};
+
+/**
+ * struct oreblk_ctl_fail - OREBLK_CTL_FAIL: mark a member faulty (tests,
+ *	mdadm --fail)
+ * @index: in: N of /dev/oreblkN
+ * @member: in: member index
+ * @msg: out: why it failed
+ *
+ * Errors: -ENODEV (no such array), -EINVAL (no such member), -EALREADY
+ * (not in service), -ENXIO (failing it would lose data: beyond the
+ * redundancy).
+ */
+struct oreblk_ctl_fail {
+	__u32 index;
+	__u32 member;
+	char  msg[OREBLK_MSG_LEN];
+};
+
+#define OREBLK_CTL_MAGIC	0xb7
+#define OREBLK_CTL_ASSEMBLE	_IOWR(OREBLK_CTL_MAGIC, 1, struct oreblk_ctl_assemble)
+#define OREBLK_CTL_STOP		_IOWR(OREBLK_CTL_MAGIC, 2, struct oreblk_ctl_stop)
+#define OREBLK_CTL_DETAIL	_IOWR(OREBLK_CTL_MAGIC, 3, struct oreblk_ctl_detail)
+#define OREBLK_CTL_FAIL		_IOWR(OREBLK_CTL_MAGIC, 4, struct oreblk_ctl_fail)
+
+_Static_assert(sizeof(struct oreblk_sb) == OREBLK_SB_SIZE,
+	       "struct oreblk_sb must be OREBLK_SB_SIZE bytes");
+_Static_assert(sizeof(struct oreblk_ctl_detail) < (1 << 14),
+	       "ioctl argument too large for _IOWR");
+
+#ifndef __KERNEL__
+/*
+ * oreblk_crc32c - the superblock checksum in userspace (bitwise; the
+ * kernel uses its crc32c()): CRC32C of @len bytes, register seeded with
+ * @crc, not inverted at the end. oreblk_crc32c(~0u, ...) is the on-disk
+ * value.
+ */
+static inline __u32 oreblk_crc32c(__u32 crc, const void *buf, unsigned long len)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	int k;
+
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0x82f63b78u & (0u - (crc & 1u)));
+	}
+	return crc;
+}
+#endif
+
+#endif /* _ORE_OREBLK_FS_H */

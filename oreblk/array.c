@@ -1,0 +1,894 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * oreblk arrays: assembling from member devices, member superblocks, and
+ * members failing.
+ *
+ * Assembly trusts nothing it is given: every path is opened exclusively
+ * (holder: the array), every superblock is checked on its own (magic,
+ * checksum, version, layout, sizes against the device) and against the
+ * others (same array, same layout, distinct member indexes, uuids the
+ * array knows). The members with the highest events counter are
+ * authoritative; a member with a lower counter missed a state change and
+ * is stale. Stale members, members the authoritative superblocks mark
+ * faulty, and members not given are missing: the array starts degraded
+ * while every group keeps enough components (oreblk_array_viable()), and
+ * the missing ones are then marked faulty on disk, so they stay out when
+ * they come back.
+ *
+ * A member that fails while running (ORE reports it through ore_check_io)
+ * is failed at once in ORE (ore_store_set_failed) and counted; the
+ * superblocks of the members still in service are rewritten, with the
+ * events counter raised, from oreblk_wq.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/crc32.h>
+#include <linux/file.h>
+#include <linux/ktime.h>
+#include <linux/uuid.h>
+
+#include "internal.h"
+
+/* Print a reason and keep it for the caller (the ioctl's msg). */
+static __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(msg, OREBLK_MSG_LEN, fmt, args);
+	va_end(args);
+	pr_err(OREBLK_PFX "%s\n", msg);
+}
+
+/**
+ * oreblk_raid_name - the RAID level of a layout, as a word
+ * @raid_algorithm: enum ore_raid_algorithm
+ * @mirrors_p1: copies of each component
+ *
+ * Return: "raid0", "raid1", "raid10", "raid4", "raid5", "raid6" (mirrored
+ * parity layouts: "raid5+1" ...).
+ */
+const char *oreblk_raid_name(u32 raid_algorithm, u32 mirrors_p1)
+{
+	bool m = mirrors_p1 > 1;
+
+	switch (raid_algorithm) {
+	case ORE_RAID0:
+		return m ? "raid1" : "raid0";
+	case ORE_RAID4:
+		return m ? "raid4+1" : "raid4";
+	case ORE_RAID5:
+		return m ? "raid5+1" : "raid5";
+	case ORE_RAID6:
+		return m ? "raid6+1" : "raid6";
+	}
+	return "unknown";
+}
+
+/* ------------------------------------------------------------------ */
+/* the stand-in store of missing members: always failed, takes no I/O */
+
+static void oreblk_missing_submit(struct ore_store_io *sio)
+{
+	sio->error = -EIO;
+	sio->end_io(sio);
+}
+
+static int oreblk_missing_op(struct ore_store *store, u64 oid)
+{
+	return -EIO;
+}
+
+static int oreblk_missing_truncate(struct ore_store *store, u64 oid, u64 size)
+{
+	return -EIO;
+}
+
+static int oreblk_missing_length(struct ore_store *store, u64 oid, u64 *len)
+{
+	return -EIO;
+}
+
+static void oreblk_missing_release(struct ore_store *store)
+{
+}
+
+static const struct ore_store_ops oreblk_missing_ops = {
+	.submit		= oreblk_missing_submit,
+	.create		= oreblk_missing_op,
+	.remove		= oreblk_missing_op,
+	.truncate	= oreblk_missing_truncate,
+	.length		= oreblk_missing_length,
+	.flush		= oreblk_missing_op,
+	.release	= oreblk_missing_release,
+};
+
+static void oreblk_missing_init(struct ore_store *store)
+{
+	memset(store, 0, sizeof(*store));
+	store->ops = &oreblk_missing_ops;
+	kref_init(&store->kref);
+	set_bit(ORE_STORE_FAILED, &store->flags);
+	strscpy(store->name, "missing", sizeof(store->name));
+}
+
+/* ------------------------------------------------------------------ */
+/* superblocks */
+
+static u32 oreblk_sb_csum(const struct oreblk_sb *sb)
+{
+	static const u8 zero[sizeof(sb->csum)];
+	const u8 *p = (const u8 *)sb;
+	size_t off = offsetof(struct oreblk_sb, csum);
+	u32 crc;
+
+	crc = __crc32c_le(~0u, p, off);
+	crc = __crc32c_le(crc, zero, sizeof(zero));
+	off += sizeof(sb->csum);
+	return __crc32c_le(crc, p + off, OREBLK_SB_SIZE - off);
+}
+
+static int oreblk_sb_io(struct file *bdev_file, struct page *page,
+			blk_opf_t opf)
+{
+	struct bio *bio;
+	int err;
+
+	bio = bio_alloc(file_bdev(bdev_file), 1, opf | REQ_META | REQ_SYNC,
+			GFP_KERNEL);
+	bio->bi_iter.bi_sector = OREBLK_SB_OFFSET >> SECTOR_SHIFT;
+	__bio_add_page(bio, page, OREBLK_SB_SIZE, 0);
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	return err;
+}
+
+static void oreblk_layout_from_sb(const struct oreblk_sb *sb,
+				  struct ore_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->raid_algorithm = le32_to_cpu(sb->raid_algorithm);
+	l->stripe_unit = le32_to_cpu(sb->stripe_unit);
+	l->group_width = le32_to_cpu(sb->group_width);
+	l->group_depth = le32_to_cpu(sb->group_depth);
+	l->group_count = le32_to_cpu(sb->group_count);
+	l->mirrors_p1 = le32_to_cpu(sb->mirrors_p1);
+}
+
+/*
+ * Check the superblock of member @path, a device of @dev_size bytes, on
+ * its own. Returns 0, -EUCLEAN when it is no oreblk superblock (or a
+ * damaged one), -EINVAL when a field is impossible; @msg says which.
+ */
+static int oreblk_sb_check(const struct oreblk_sb *sb, const char *path,
+			   u64 dev_size, char *msg)
+{
+	u32 nr = le32_to_cpu(sb->nr_members), idx = le32_to_cpu(sb->member_index);
+	u64 doff = le64_to_cpu(sb->data_offset), dsize = le64_to_cpu(sb->data_size);
+	u64 faulty = le64_to_cpu(sb->faulty_map), unit, rem;
+	struct ore_layout l;
+
+	if (le32_to_cpu(sb->magic) != OREBLK_SB_MAGIC) {
+		oreblk_msg(msg, "%s is not an oreblk member: no oreblk superblock at byte %u",
+			   path, OREBLK_SB_OFFSET);
+		return -EUCLEAN;
+	}
+	if (le32_to_cpu(sb->csum) != oreblk_sb_csum(sb)) {
+		oreblk_msg(msg, "%s: oreblk superblock checksum mismatch (0x%08x stored, 0x%08x computed)",
+			   path, le32_to_cpu(sb->csum), oreblk_sb_csum(sb));
+		return -EUCLEAN;
+	}
+	if (le32_to_cpu(sb->version) != OREBLK_SB_VERSION) {
+		oreblk_msg(msg, "%s: superblock version %u not supported (only %u)",
+			   path, le32_to_cpu(sb->version), OREBLK_SB_VERSION);
+		return -EINVAL;
+	}
+	if (sb->flags) {
+		oreblk_msg(msg, "%s: unknown superblock flags 0x%x", path,
+			   le32_to_cpu(sb->flags));
+		return -EINVAL;
+	}
+	if (!nr || nr > OREBLK_MAX_MEMBERS || idx >= nr) {
+		oreblk_msg(msg, "%s: bad member index %u of %u members (at most %u)",
+			   path, idx, nr, OREBLK_MAX_MEMBERS);
+		return -EINVAL;
+	}
+	if (nr < 64 && faulty >> nr) {
+		oreblk_msg(msg, "%s: faulty map 0x%llx names members beyond the %u",
+			   path, faulty, nr);
+		return -EINVAL;
+	}
+	oreblk_layout_from_sb(sb, &l);
+	if (ore_verify_layout(nr, &l)) {
+		oreblk_msg(msg, "%s: bad layout in the superblock (the line above says which field)",
+			   path);
+		return -EINVAL;
+	}
+	if (l.num_comps != nr) {
+		oreblk_msg(msg, "%s: the layout has %u components but the superblock %u members",
+			   path, l.num_comps, nr);
+		return -EINVAL;
+	}
+	if (doff < OREBLK_DATA_OFFSET || doff % PAGE_SIZE) {
+		oreblk_msg(msg, "%s: bad data offset %llu (a multiple of %lu, at least %u)",
+			   path, doff, PAGE_SIZE, OREBLK_DATA_OFFSET);
+		return -EINVAL;
+	}
+	unit = (u64)l.stripe_unit * l.group_depth;
+	div64_u64_rem(dsize, unit, &rem);
+	if (!dsize || rem) {
+		oreblk_msg(msg, "%s: bad data size %llu (a non-zero multiple of %llu)",
+			   path, dsize, unit);
+		return -EINVAL;
+	}
+	if (doff > dev_size || dsize > dev_size - doff) {
+		oreblk_msg(msg, "%s: the device has %llu bytes, its superblock says %llu + %llu",
+			   path, dev_size, doff, dsize);
+		return -EINVAL;
+	}
+	if (le64_to_cpu(sb->array_size) != div64_u64(dsize, unit) * l.super_stripe) {
+		oreblk_msg(msg, "%s: array size %llu does not match the layout and data size",
+			   path, le64_to_cpu(sb->array_size));
+		return -EINVAL;
+	}
+	if (memcmp(sb->member_uuids[idx], sb->member_uuid, OREBLK_UUID_SIZE)) {
+		oreblk_msg(msg, "%s: member uuid %pU is not the one of member %u in its own table",
+			   path, sb->member_uuid, idx);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Do two superblocks describe the same array the same way? */
+static bool oreblk_sb_agree(const struct oreblk_sb *a, const struct oreblk_sb *b)
+{
+	return a->nr_members == b->nr_members &&
+	       a->raid_algorithm == b->raid_algorithm &&
+	       a->stripe_unit == b->stripe_unit &&
+	       a->group_width == b->group_width &&
+	       a->group_depth == b->group_depth &&
+	       a->group_count == b->group_count &&
+	       a->mirrors_p1 == b->mirrors_p1 &&
+	       a->data_offset == b->data_offset &&
+	       a->data_size == b->data_size &&
+	       a->array_size == b->array_size &&
+	       a->ctime == b->ctime;
+}
+
+/* The superblock of member @idx as the array is now. */
+static void oreblk_sb_build(struct oreblk_array *arr, u32 idx,
+			    struct oreblk_sb *sb)
+{
+	const struct ore_layout *l = &arr->layout;
+	u64 faulty = 0;
+	u32 i;
+
+	memset(sb, 0, sizeof(*sb));
+	sb->magic = cpu_to_le32(OREBLK_SB_MAGIC);
+	sb->version = cpu_to_le32(OREBLK_SB_VERSION);
+	memcpy(sb->array_uuid, arr->uuid, OREBLK_UUID_SIZE);
+	memcpy(sb->member_uuid, arr->members[idx].uuid, OREBLK_UUID_SIZE);
+	sb->member_index = cpu_to_le32(idx);
+	sb->nr_members = cpu_to_le32(arr->nr_members);
+	sb->raid_algorithm = cpu_to_le32(l->raid_algorithm);
+	sb->stripe_unit = cpu_to_le32(l->stripe_unit);
+	sb->group_width = cpu_to_le32(l->group_width);
+	sb->group_depth = cpu_to_le32(l->group_depth);
+	sb->group_count = cpu_to_le32(l->group_count);
+	sb->mirrors_p1 = cpu_to_le32(l->mirrors_p1);
+	sb->data_offset = cpu_to_le64(arr->data_offset);
+	sb->data_size = cpu_to_le64(arr->data_size);
+	sb->array_size = cpu_to_le64(arr->array_size);
+	sb->events = cpu_to_le64(arr->events);
+	sb->ctime = cpu_to_le64(arr->ctime);
+	sb->utime = cpu_to_le64(ktime_get_real_seconds());
+	for (i = 0; i < arr->nr_members; i++) {
+		const struct oreblk_member *m = &arr->members[i];
+
+		if (test_bit(OREBLK_M_MISSING, &m->flags) ||
+		    test_bit(OREBLK_M_FAULTY, &m->flags))
+			faulty |= 1ULL << i;
+		memcpy(sb->member_uuids[i], m->uuid, OREBLK_UUID_SIZE);
+	}
+	sb->faulty_map = cpu_to_le64(faulty);
+	memcpy(sb->name, arr->name, OREBLK_NAME_LEN);
+	sb->csum = cpu_to_le32(oreblk_sb_csum(sb));
+}
+
+static bool oreblk_member_in_service(const struct oreblk_member *m)
+{
+	return !test_bit(OREBLK_M_MISSING, &m->flags) &&
+	       !test_bit(OREBLK_M_FAULTY, &m->flags);
+}
+
+/*
+ * Raise the events counter and write the superblock of every member in
+ * service. A member whose superblock cannot be written fails too (and the
+ * round starts again). Called with sb_mutex held.
+ */
+static void oreblk_write_sbs(struct oreblk_array *arr)
+{
+	struct page *page;
+	unsigned int round;
+	u32 i;
+
+	lockdep_assert_held(&arr->sb_mutex);
+	page = alloc_page(GFP_NOIO | __GFP_ZERO);
+	if (!page) {
+		pr_err(OREBLK_PFX "oreblk%d: no memory to write the superblocks\n",
+		       arr->index);
+		return;
+	}
+	for (round = 0; round <= arr->nr_members; round++) {
+		bool again = false;
+
+		arr->events++;
+		for (i = 0; i < arr->nr_members; i++) {
+			struct oreblk_member *m = &arr->members[i];
+			int err;
+
+			if (!oreblk_member_in_service(m))
+				continue;
+			oreblk_sb_build(arr, i, page_address(page));
+			err = oreblk_sb_io(m->sb_file, page,
+					   REQ_OP_WRITE | REQ_FUA);
+			if (!err)
+				continue;
+			pr_err(OREBLK_PFX "oreblk%d: member %u (%s): superblock write failed: %d; failing the member\n",
+			       arr->index, i, m->path, err);
+			if (!test_and_set_bit(OREBLK_M_FAULTY, &m->flags)) {
+				ore_store_set_failed(m->store, true);
+				atomic_inc(&arr->nr_failed);
+			}
+			again = true;
+		}
+		if (!again)
+			break;
+	}
+	__free_page(page);
+}
+
+/* ------------------------------------------------------------------ */
+/* redundancy */
+
+/**
+ * oreblk_array_viable - can the array serve its data without @lost?
+ * @arr: the array (layout set)
+ * @lost: bitmap of members that are not in service
+ *
+ * Return: true while no group has lost more positions (all mirrors of a
+ * position) than it has parity.
+ */
+bool oreblk_array_viable(struct oreblk_array *arr, const unsigned long *lost)
+{
+	const struct ore_layout *l = &arr->layout;
+	u32 g, p, m;
+
+	for (g = 0; g < l->group_count; g++) {
+		u32 dead = 0;
+
+		for (p = 0; p < l->group_width; p++) {
+			u32 gone = 0;
+
+			for (m = 0; m < l->mirrors_p1; m++)
+				gone += test_bit(ore_layout_comp(l, g, p, m), lost);
+			dead += gone == l->mirrors_p1;
+		}
+		if (dead > l->parity)
+			return false;
+	}
+	return true;
+}
+
+static void oreblk_lost_map(struct oreblk_array *arr, unsigned long *lost)
+{
+	u32 i;
+
+	bitmap_zero(lost, OREBLK_MAX_MEMBERS);
+	for (i = 0; i < arr->nr_members; i++)
+		if (!oreblk_member_in_service(&arr->members[i]))
+			__set_bit(i, lost);
+}
+
+/* ------------------------------------------------------------------ */
+/* failures */
+
+static void oreblk_fail_work(struct work_struct *work)
+{
+	struct oreblk_array *arr = container_of(work, struct oreblk_array,
+						fail_work);
+	DECLARE_BITMAP(lost, OREBLK_MAX_MEMBERS);
+
+	mutex_lock(&arr->sb_mutex);
+	oreblk_write_sbs(arr);
+	oreblk_lost_map(arr, lost);
+	if (oreblk_array_viable(arr, lost))
+		pr_warn(OREBLK_PFX "oreblk%d: degraded: %u of %u members out of service (events %llu)\n",
+			arr->index, atomic_read(&arr->nr_failed),
+			arr->nr_members, arr->events);
+	else
+		pr_err(OREBLK_PFX "oreblk%d: %u of %u members out of service: beyond the redundancy of %s, I/O fails\n",
+		       arr->index, atomic_read(&arr->nr_failed),
+		       arr->nr_members,
+		       oreblk_raid_name(arr->layout.raid_algorithm,
+					arr->layout.mirrors_p1));
+	mutex_unlock(&arr->sb_mutex);
+}
+
+/**
+ * oreblk_member_failed - a member failed an I/O: take it out of service
+ * @arr: the array
+ * @member: member index (the ORE component)
+ * @offset: offset of the failure in the member's data range
+ * @error: the error
+ *
+ * Any context. The member gets no more I/O from now on; its state goes to
+ * the superblocks from oreblk_wq.
+ */
+void oreblk_member_failed(struct oreblk_array *arr, u32 member, u64 offset,
+			  int error)
+{
+	struct oreblk_member *m;
+
+	if (member >= arr->nr_members)
+		return;
+	m = &arr->members[member];
+	if (test_bit(OREBLK_M_MISSING, &m->flags) ||
+	    test_and_set_bit(OREBLK_M_FAULTY, &m->flags))
+		return;
+	ore_store_set_failed(m->store, true);
+	atomic_inc(&arr->nr_failed);
+	pr_err(OREBLK_PFX "oreblk%d: member %u (%s) failed at data offset %llu (error %d): marked faulty\n",
+	       arr->index, member, m->path, offset, error);
+	queue_work(oreblk_wq, &arr->fail_work);
+}
+
+/**
+ * oreblk_fail_member - take a member out of service on request
+ * @arr: the array
+ * @member: member index
+ * @msg: OREBLK_MSG_LEN bytes for the reason of a refusal
+ *
+ * Return: 0 once the superblocks say so, -EINVAL (no such member),
+ * -EALREADY (not in service), -ENXIO (that would lose data).
+ */
+int oreblk_fail_member(struct oreblk_array *arr, u32 member, char *msg)
+{
+	DECLARE_BITMAP(lost, OREBLK_MAX_MEMBERS);
+
+	if (member >= arr->nr_members) {
+		oreblk_msg(msg, "oreblk%d has no member %u (it has %u)",
+			   arr->index, member, arr->nr_members);
+		return -EINVAL;
+	}
+	mutex_lock(&arr->sb_mutex);
+	oreblk_lost_map(arr, lost);
+	if (test_bit(member, lost)) {
+		mutex_unlock(&arr->sb_mutex);
+		oreblk_msg(msg, "oreblk%d: member %u is not in service already",
+			   arr->index, member);
+		return -EALREADY;
+	}
+	__set_bit(member, lost);
+	if (!oreblk_array_viable(arr, lost)) {
+		mutex_unlock(&arr->sb_mutex);
+		oreblk_msg(msg, "oreblk%d: failing member %u (%s) would leave too few members",
+			   arr->index, member, arr->members[member].path);
+		return -ENXIO;
+	}
+	mutex_unlock(&arr->sb_mutex);
+	oreblk_member_failed(arr, member, 0, -EIO);
+	flush_work(&arr->fail_work);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* assembly */
+
+/* One device given to assemble. */
+struct oreblk_cand {
+	const char *path;
+	struct file *file;
+	struct oreblk_sb *sb;	/* a page */
+	u32 idx;
+	bool use;
+};
+
+static int oreblk_cand_open(struct oreblk_array *arr, struct oreblk_cand *c,
+			    char *msg)
+{
+	struct page *page;
+	int err;
+
+	c->file = bdev_file_open_by_path(c->path, BLK_OPEN_READ | BLK_OPEN_WRITE,
+					 arr, NULL);
+	if (IS_ERR(c->file)) {
+		err = PTR_ERR(c->file);
+		c->file = NULL;
+		if (err == -EBUSY)
+			oreblk_msg(msg, "%s is in use (a running array, a mount or another holder)",
+				   c->path);
+		else
+			oreblk_msg(msg, "%s: cannot open the device: %d", c->path,
+				   err);
+		return err;
+	}
+	page = alloc_page(GFP_KERNEL);
+	if (!page) {
+		oreblk_msg(msg, "%s: no memory for the superblock", c->path);
+		return -ENOMEM;
+	}
+	c->sb = page_address(page);
+	err = oreblk_sb_io(c->file, page, REQ_OP_READ);
+	if (err) {
+		oreblk_msg(msg, "%s: cannot read the superblock: %d", c->path,
+			   err);
+		return err;
+	}
+	return oreblk_sb_check(c->sb, c->path, bdev_nr_bytes(file_bdev(c->file)),
+			       msg);
+}
+
+static void oreblk_cand_close(struct oreblk_cand *c)
+{
+	if (c->sb)
+		free_page((unsigned long)c->sb);
+	if (c->file)
+		bdev_fput(c->file);
+	c->sb = NULL;
+	c->file = NULL;
+}
+
+/* Split the NUL-separated @paths into @cands. */
+static int oreblk_parse_paths(struct oreblk_ctl_assemble *ca, char *paths,
+			      struct oreblk_cand *cands, char *msg)
+{
+	u32 n = 0, pos = 0;
+
+	while (pos < ca->paths_len) {
+		size_t len = strnlen(paths + pos, ca->paths_len - pos);
+
+		if (pos + len == ca->paths_len) {
+			oreblk_msg(msg, "member path %u is not NUL terminated", n);
+			return -EINVAL;
+		}
+		if (!len || len >= OREBLK_PATH_LEN) {
+			oreblk_msg(msg, "member path %u is empty or longer than %u bytes",
+				   n, OREBLK_PATH_LEN - 1);
+			return -EINVAL;
+		}
+		if (n == ca->nr_paths) {
+			oreblk_msg(msg, "more than the %u member paths announced",
+				   ca->nr_paths);
+			return -EINVAL;
+		}
+		cands[n++].path = paths + pos;
+		pos += len + 1;
+	}
+	if (n != ca->nr_paths) {
+		oreblk_msg(msg, "%u member paths given, %u announced", n,
+			   ca->nr_paths);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Check the candidates against each other; pick the members. */
+static int oreblk_pick_members(struct oreblk_cand *cands, u32 n,
+			       struct oreblk_cand **slot, u64 *events,
+			       u64 *faulty_map, char *msg)
+{
+	const struct oreblk_sb *ref = cands[0].sb, *fresh;
+	u32 nr = le32_to_cpu(ref->nr_members), i, j;
+	u64 max_events = 0, faulty;
+
+	for (i = 0; i < n; i++) {
+		struct oreblk_cand *c = &cands[i];
+
+		for (j = 0; j < i; j++)
+			if (file_bdev(c->file) == file_bdev(cands[j].file)) {
+				oreblk_msg(msg, "%s is given twice (it is the device of %s)",
+					   c->path, cands[j].path);
+				return -EINVAL;
+			}
+		if (memcmp(c->sb->array_uuid, ref->array_uuid,
+			   OREBLK_UUID_SIZE)) {
+			oreblk_msg(msg, "%s is a member of another array (%pU) than %s (%pU)",
+				   c->path, c->sb->array_uuid, cands[0].path,
+				   ref->array_uuid);
+			return -EINVAL;
+		}
+		if (!oreblk_sb_agree(c->sb, ref)) {
+			oreblk_msg(msg, "the superblocks of %s and %s disagree on the array's layout or size",
+				   c->path, cands[0].path);
+			return -EINVAL;
+		}
+		c->idx = le32_to_cpu(c->sb->member_index);
+		if (slot[c->idx]) {
+			oreblk_msg(msg, "%s and %s both claim to be member %u",
+				   slot[c->idx]->path, c->path, c->idx);
+			return -EINVAL;
+		}
+		slot[c->idx] = c;
+		max_events = max(max_events, le64_to_cpu(c->sb->events));
+	}
+
+	fresh = NULL;
+	for (i = 0; i < n && !fresh; i++)
+		if (le64_to_cpu(cands[i].sb->events) == max_events)
+			fresh = cands[i].sb;
+	faulty = le64_to_cpu(fresh->faulty_map);
+	for (i = 0; i < nr; i++) {
+		struct oreblk_cand *c = slot[i];
+
+		if (!c)
+			continue;
+		if (memcmp(fresh->member_uuids[i], c->sb->member_uuid,
+			   OREBLK_UUID_SIZE)) {
+			oreblk_msg(msg, "%s (uuid %pU) is not the member %u the array knows (%pU)",
+				   c->path, c->sb->member_uuid, i,
+				   fresh->member_uuids[i]);
+			return -EINVAL;
+		}
+		c->use = true;
+		if (le64_to_cpu(c->sb->events) < max_events) {
+			pr_warn(OREBLK_PFX "%s (member %u) is stale: events %llu, the array is at %llu; not used\n",
+				c->path, i, le64_to_cpu(c->sb->events),
+				max_events);
+			c->use = false;
+		} else if (faulty & (1ULL << i)) {
+			pr_warn(OREBLK_PFX "%s (member %u) is marked faulty; not used\n",
+				c->path, i);
+			c->use = false;
+		}
+	}
+	*events = max_events;
+	*faulty_map = faulty;
+	return 0;
+}
+
+static int oreblk_array_setup(struct oreblk_array *arr,
+			      const struct oreblk_sb *sb, char *msg)
+{
+	u32 i;
+	int err;
+
+	memcpy(arr->uuid, sb->array_uuid, OREBLK_UUID_SIZE);
+	memcpy(arr->name, sb->name, OREBLK_NAME_LEN);
+	arr->name[OREBLK_NAME_LEN - 1] = 0;
+	arr->nr_members = le32_to_cpu(sb->nr_members);
+	arr->data_offset = le64_to_cpu(sb->data_offset);
+	arr->data_size = le64_to_cpu(sb->data_size);
+	arr->array_size = le64_to_cpu(sb->array_size);
+	arr->ctime = le64_to_cpu(sb->ctime);
+	oreblk_layout_from_sb(sb, &arr->layout);
+	err = ore_verify_layout(arr->nr_members, &arr->layout);
+	if (err) {
+		oreblk_msg(msg, "bad layout");
+		return err;
+	}
+	arr->redundant = arr->layout.parity || arr->layout.mirrors_p1 > 1;
+	arr->members = kcalloc(arr->nr_members, sizeof(*arr->members),
+			       GFP_KERNEL);
+	arr->stores = kcalloc(arr->nr_members, sizeof(*arr->stores),
+			      GFP_KERNEL);
+	if (!arr->members || !arr->stores) {
+		oreblk_msg(msg, "no memory for %u members", arr->nr_members);
+		return -ENOMEM;
+	}
+	for (i = 0; i < arr->nr_members; i++)
+		memcpy(arr->members[i].uuid, sb->member_uuids[i],
+		       OREBLK_UUID_SIZE);
+	arr->oc.oid = 0;
+	arr->oc.numdevs = arr->nr_members;
+	arr->oc.first_dev = 0;
+	arr->oc.stores = arr->stores;
+	return 0;
+}
+
+/**
+ * oreblk_assemble - build an array from the devices named in @ca
+ * @ca: the request; @ca->index is the N to use; @ca->msg gets the reason
+ *	of a failure
+ * @paths: @ca->paths_len bytes: the member paths, NUL terminated each
+ * @parr: receives the array, its members open (no disk yet)
+ *
+ * Return: 0 or a negative errno (see &struct oreblk_ctl_assemble).
+ */
+int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
+		    struct oreblk_array **parr)
+{
+	DECLARE_BITMAP(lost, OREBLK_MAX_MEMBERS);
+	struct oreblk_cand *cands, *slot[OREBLK_MAX_MEMBERS] = { };
+	char *msg = ca->msg;
+	struct oreblk_array *arr;
+	bool newly_lost = false;
+	u32 n = ca->nr_paths, i, active = 0;
+	u64 events, faulty;
+	int err;
+
+	arr = kzalloc(sizeof(*arr), GFP_KERNEL);
+	cands = kcalloc(n, sizeof(*cands), GFP_KERNEL);
+	if (!arr || !cands) {
+		kfree(arr);
+		kfree(cands);
+		oreblk_msg(msg, "no memory");
+		return -ENOMEM;
+	}
+	arr->index = ca->index;
+	mutex_init(&arr->sb_mutex);
+	INIT_WORK(&arr->fail_work, oreblk_fail_work);
+	atomic_set(&arr->nr_failed, 0);
+	oreblk_missing_init(&arr->missing);
+
+	err = oreblk_parse_paths(ca, paths, cands, msg);
+	if (err)
+		goto out;
+	for (i = 0; i < n; i++) {
+		err = oreblk_cand_open(arr, &cands[i], msg);
+		if (err)
+			goto out;
+	}
+	err = oreblk_pick_members(cands, n, slot, &events, &faulty, msg);
+	if (err)
+		goto out;
+	err = oreblk_array_setup(arr, cands[0].sb, msg);
+	if (err)
+		goto out;
+	arr->events = events;
+
+	bitmap_zero(lost, OREBLK_MAX_MEMBERS);
+	for (i = 0; i < arr->nr_members; i++)
+		if (!slot[i] || !slot[i]->use)
+			__set_bit(i, lost);
+	if (!oreblk_array_viable(arr, lost)) {
+		oreblk_msg(msg, "too many members missing: %u of %u usable (%*pbl missing), %s keeps its data with %u lost per group at most",
+			   arr->nr_members - bitmap_weight(lost, arr->nr_members),
+			   arr->nr_members, arr->nr_members, lost,
+			   oreblk_raid_name(arr->layout.raid_algorithm,
+					    arr->layout.mirrors_p1),
+			   arr->layout.parity);
+		err = -ENXIO;
+		goto out;
+	}
+
+	for (i = 0; i < arr->nr_members; i++) {
+		struct oreblk_member *m = &arr->members[i];
+		struct oreblk_cand *c = slot[i];
+
+		if (test_bit(i, lost)) {
+			m->store = &arr->missing;
+			__set_bit(OREBLK_M_MISSING, &m->flags);
+			atomic_inc(&arr->nr_failed);
+			continue;
+		}
+		strscpy(m->path, c->path, sizeof(m->path));
+		m->store = ore_bdev_store_open(c->path, arr->data_offset,
+					       arr->data_size, arr);
+		if (IS_ERR(m->store)) {
+			err = PTR_ERR(m->store);
+			m->store = NULL;
+			oreblk_msg(msg, "%s: cannot open it as an ORE block store: %d",
+				   c->path, err);
+			goto out;
+		}
+		m->sb_file = c->file;
+		c->file = NULL;
+		active++;
+	}
+	for (i = 0; i < arr->nr_members; i++) {
+		arr->stores[i] = arr->members[i].store;
+		/* lost now but not on disk yet: say so on disk */
+		if (test_bit(i, lost) && !(faulty & (1ULL << i)))
+			newly_lost = true;
+	}
+
+	err = oreblk_locks_init(&arr->locks);
+	if (err) {
+		oreblk_msg(msg, "no memory for the stripe locks");
+		goto out;
+	}
+	oreblk_cache_init(&arr->cache, &arr->layout,
+			  arr->layout.parity ? OREBLK_CACHE_DEFAULT : 0);
+	if (newly_lost) {
+		mutex_lock(&arr->sb_mutex);
+		oreblk_write_sbs(arr);
+		mutex_unlock(&arr->sb_mutex);
+	}
+	ca->nr_members = arr->nr_members;
+	ca->nr_active = active;
+	if (active < arr->nr_members)
+		snprintf(msg, OREBLK_MSG_LEN, "started degraded: %u of %u members",
+			 active, arr->nr_members);
+	pr_info(OREBLK_PFX "oreblk%d: %s, %u members (%u in service), chunk %u KiB, %llu bytes, events %llu\n",
+		arr->index, oreblk_raid_name(arr->layout.raid_algorithm,
+					     arr->layout.mirrors_p1),
+		arr->nr_members, active, arr->layout.stripe_unit >> 10,
+		arr->array_size, arr->events);
+	*parr = arr;
+	err = 0;
+out:
+	for (i = 0; i < n; i++)
+		oreblk_cand_close(&cands[i]);
+	kfree(cands);
+	if (err)
+		oreblk_array_free(arr);
+	return err;
+}
+
+/**
+ * oreblk_array_free - close the members and free an array without a disk
+ * @arr: the array
+ */
+void oreblk_array_free(struct oreblk_array *arr)
+{
+	u32 i;
+
+	if (!arr)
+		return;
+	cancel_work_sync(&arr->fail_work);
+	for (i = 0; arr->members && i < arr->nr_members; i++) {
+		struct oreblk_member *m = &arr->members[i];
+
+		if (m->store && m->store != &arr->missing)
+			ore_store_put(m->store);
+		if (m->sb_file)
+			bdev_fput(m->sb_file);
+	}
+	if (arr->locks.buckets) {
+		oreblk_locks_destroy(&arr->locks);
+		oreblk_cache_destroy(&arr->cache);
+	}
+	kfree(arr->members);
+	kfree(arr->stores);
+	mutex_destroy(&arr->sb_mutex);
+	kfree(arr);
+}
+
+/**
+ * oreblk_fill_detail - describe a running array
+ * @arr: the array
+ * @cd: filled in (all but @cd->index)
+ */
+void oreblk_fill_detail(struct oreblk_array *arr, struct oreblk_ctl_detail *cd)
+{
+	const struct ore_layout *l = &arr->layout;
+	u32 i;
+
+	cd->nr_members = arr->nr_members;
+	memcpy(cd->array_uuid, arr->uuid, OREBLK_UUID_SIZE);
+	memcpy(cd->name, arr->name, OREBLK_NAME_LEN);
+	cd->raid_algorithm = l->raid_algorithm;
+	cd->stripe_unit = l->stripe_unit;
+	cd->group_width = l->group_width;
+	cd->group_depth = l->group_depth;
+	cd->group_count = l->group_count;
+	cd->mirrors_p1 = l->mirrors_p1;
+	cd->nr_failed = atomic_read(&arr->nr_failed);
+	cd->array_size = arr->array_size;
+	cd->data_offset = arr->data_offset;
+	cd->data_size = arr->data_size;
+	mutex_lock(&arr->sb_mutex);
+	cd->events = arr->events;
+	mutex_unlock(&arr->sb_mutex);
+	cd->cache_size = READ_ONCE(arr->cache.size);
+	cd->cache_active = oreblk_cache_active(&arr->cache);
+	cd->cache_hits = atomic64_read(&arr->cache.hits);
+	cd->cache_misses = atomic64_read(&arr->cache.misses);
+	for (i = 0; i < arr->nr_members; i++) {
+		const struct oreblk_member *m = &arr->members[i];
+		struct oreblk_ctl_member *cm = &cd->members[i];
+
+		if (test_bit(OREBLK_M_MISSING, &m->flags))
+			cm->state = OREBLK_MEMBER_MISSING;
+		else if (test_bit(OREBLK_M_FAULTY, &m->flags))
+			cm->state = OREBLK_MEMBER_FAULTY;
+		else
+			cm->state = OREBLK_MEMBER_ACTIVE;
+		cm->errors = m->store ? atomic_read(&m->store->nr_errors) : 0;
+		memcpy(cm->uuid, m->uuid, OREBLK_UUID_SIZE);
+		strscpy(cm->path, m->path, sizeof(cm->path));
+	}
+}

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * oreblk internal declarations, in sections named after the file that
+ * defines them.
+ *
+ * Lock order (outermost first):
+ *   oreblk_ctl_mutex (main.c)	the list of arrays, assemble/stop
+ *   oreblk_array.sb_mutex	member states, events, superblock writes
+ *   oreblk_lock_bucket.lock	stripe locks (lock.c), never held with
+ *   oreblk_cache_shard.lock	a cache shard lock (cache.c)
+ * The two spinlocks are taken with interrupts disabled: I/O completions
+ * release stripe locks and update the cache from interrupt context.
+ */
+#ifndef _OREBLK_INTERNAL_H
+#define _OREBLK_INTERNAL_H
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <ore/ore.h>
+#include <ore/oreblk_fs.h>
+
+#define OREBLK_PFX		"oreblk: "
+#define OREBLK_MINORS		16		/* partitions per array */
+#define OREBLK_QUEUE_DEPTH	64
+#define OREBLK_LOCK_BUCKETS	1024		/* stripe lock hash, power of 2 */
+#define OREBLK_CACHE_SHARDS	16		/* stripe cache shards, power of 2 */
+#define OREBLK_CACHE_HASH	64		/* hash buckets per shard */
+#define OREBLK_CACHE_DEFAULT	512		/* stripe_cache_size, entries */
+#define OREBLK_CACHE_MAX	65536		/* largest stripe_cache_size */
+
+struct oreblk_array;
+struct oreblk_piece;
+
+/* ---------------------------------------------------------------------
+ * lock.c: per-stripe locks, so that two writes of one stripe never race
+ * on its parity. A stripe is U = data_width * stripe_unit logical bytes;
+ * stripe s covers [s * U, (s + 1) * U). A piece of a request locks its
+ * stripes in ascending order; a stripe that is held makes the piece wait
+ * (asynchronously) on the holder, which hands the stripe over when it
+ * releases it.
+ */
+
+/**
+ * struct oreblk_lock_ent - one stripe locked (or waited for) by a piece
+ * @node: in the bucket's @held list while this entry holds the stripe
+ * @wait_node: in the holder's @waiters while this entry waits
+ * @waiters: entries waiting for this stripe, first come first served
+ * @stripe: the stripe number
+ * @piece: the piece this entry belongs to
+ */
+struct oreblk_lock_ent {
+	struct list_head node;
+	struct list_head wait_node;
+	struct list_head waiters;
+	u64 stripe;
+	struct oreblk_piece *piece;
+};
+
+/**
+ * struct oreblk_lock_bucket - stripes whose number hashes here
+ * @lock: protects @held and the @waiters of its entries
+ * @held: entries holding a stripe
+ */
+struct oreblk_lock_bucket {
+	spinlock_t lock;
+	struct list_head held;
+};
+
+struct oreblk_locks {
+	struct oreblk_lock_bucket *buckets;	/* OREBLK_LOCK_BUCKETS */
+	atomic64_t waits;			/* acquisitions that waited */
+};
+
+int oreblk_locks_init(struct oreblk_locks *locks);
+void oreblk_locks_destroy(struct oreblk_locks *locks);
+bool oreblk_lock_stripes(struct oreblk_locks *locks,
+			 struct oreblk_piece *piece);
+void oreblk_unlock_stripes(struct oreblk_locks *locks,
+			   struct oreblk_piece *piece);
+
+/* ---------------------------------------------------------------------
+ * cache.c: the stripe cache serving ORE's read-4-write callbacks. An entry
+ * is one page row of one stripe (page j of every data column), as md's
+ * stripe_head is; the cache holds at most stripe_cache_size entries.
+ * Entries of stripe s are only looked at by the holder of stripe s's lock
+ * (and by eviction, which takes idle entries only).
+ */
+
+/**
+ * struct oreblk_cache_ent - one cached page row
+ * @hnode: in the shard's hash, by @stripe
+ * @lru: in the shard's @lru while idle
+ * @stripe: stripe number
+ * @row: page row inside the stripe unit (0 .. stripe_unit / PAGE_SIZE - 1)
+ * @busy: pages lent to ORE and not returned yet
+ * @uptodate: bit c: @pages[c] holds the current data of column c
+ * @pages: one page per data column
+ */
+struct oreblk_cache_ent {
+	struct hlist_node hnode;
+	struct list_head lru;
+	u64 stripe;
+	u32 row;
+	u32 busy;
+	unsigned long uptodate;
+	struct page *pages[];
+};
+
+/**
+ * struct oreblk_cache_shard - the entries of stripes s with s % SHARDS ==
+ *	this shard's number
+ * @lock: protects everything here and the fields of the entries
+ * @hash: entries by stripe number
+ * @lru: idle entries, most recently used first
+ * @nr: entries allocated
+ * @max: entries allowed
+ */
+struct oreblk_cache_shard {
+	spinlock_t lock;
+	struct hlist_head hash[OREBLK_CACHE_HASH];
+	struct list_head lru;
+	unsigned int nr;
+	unsigned int max;
+};
+
+struct oreblk_cache {
+	struct oreblk_cache_shard shards[OREBLK_CACHE_SHARDS];
+	unsigned int size;	/* stripe_cache_size (entries) */
+	u32 data_width;
+	u32 rows;		/* page rows per stripe unit */
+	u64 stripe_length;	/* U */
+	u32 stripe_unit;
+	atomic64_t hits;	/* r4w pages found uptodate */
+	atomic64_t misses;	/* r4w pages not found or not uptodate */
+};
+
+void oreblk_cache_init(struct oreblk_cache *cache,
+		       const struct ore_layout *layout, unsigned int size);
+void oreblk_cache_destroy(struct oreblk_cache *cache);
+void oreblk_cache_resize(struct oreblk_cache *cache, unsigned int size);
+unsigned long oreblk_cache_active(struct oreblk_cache *cache);
+void oreblk_cache_written(struct oreblk_cache *cache, u64 offset, u64 len,
+			  struct page **pages, bool copy);
+extern const struct ore_r4w_ops oreblk_r4w_ops;
+
+/* ---------------------------------------------------------------------
+ * blk.c: the block device and its data path.
+ */
+
+/* Largest piece count of one request: a partial head, full middle, tail. */
+#define OREBLK_MAX_PIECES	3
+
+/**
+ * struct oreblk_piece - part of a request done by one ORE I/O state
+ * @cmd: the request it belongs to
+ * @offset: logical byte offset
+ * @length: bytes
+ * @pages: its pages (into the request's page array)
+ * @nr_pages: entries in @pages
+ * @first_stripe: first stripe locked
+ * @last_stripe: last stripe locked
+ * @next_stripe: next stripe to lock
+ * @ents: lock entries, one per stripe from @first_stripe
+ * @locked: takes stripe locks
+ * @partial: a write covering part of a stripe (uses the stripe cache)
+ * @retried: a read redone under stripe locks
+ * @ios: the ORE I/O state while the I/O runs
+ * @work: starts the piece from process context (after a lock handover)
+ */
+struct oreblk_piece {
+	struct oreblk_cmd *cmd;
+	u64 offset;
+	u64 length;
+	struct page **pages;
+	unsigned int nr_pages;
+	u64 first_stripe;
+	u64 last_stripe;
+	u64 next_stripe;
+	struct oreblk_lock_ent *ents;
+	bool locked;
+	bool partial;
+	bool retried;
+	struct ore_io_state *ios;
+	struct work_struct work;
+};
+
+/**
+ * struct oreblk_cmd - the per-request data of blk-mq (the request's pdu)
+ * @arr: the array
+ * @rq: the request
+ * @pages: page i holds logical bytes offset + i * PAGE_SIZE of the request
+ * @ents: stripe lock entries for the pieces
+ * @max_pages: entries in @pages
+ * @max_ents: entries in @ents
+ * @pieces: the parts
+ * @nr_pieces: parts in use
+ * @pending: parts not finished, plus one while starting
+ * @error: first error of a part
+ * @bounce: @pages are the driver's own (the request's memory was not made
+ *	of whole pages): copied in before writes, out after reads
+ * @work: flush requests run here
+ */
+struct oreblk_cmd {
+	struct oreblk_array *arr;
+	struct request *rq;
+	struct page **pages;
+	struct oreblk_lock_ent *ents;
+	unsigned int max_pages;
+	unsigned int max_ents;
+	struct oreblk_piece pieces[OREBLK_MAX_PIECES];
+	unsigned int nr_pieces;
+	atomic_t pending;
+	int error;
+	bool bounce;
+	struct work_struct work;
+};
+
+int oreblk_disk_create(struct oreblk_array *arr);
+void oreblk_disk_destroy(struct oreblk_array *arr);
+void oreblk_piece_start_work(struct work_struct *work);
+
+/* ---------------------------------------------------------------------
+ * array.c: assembling, members, superblocks, failures.
+ */
+
+/* Bits of &oreblk_member.flags */
+enum {
+	OREBLK_M_MISSING,	/* not there at assembly; stand-in store */
+	OREBLK_M_FAULTY,	/* failed while running */
+	OREBLK_M_FAIL_PENDING,	/* failed, superblocks not written yet */
+};
+
+/**
+ * struct oreblk_member - one member device
+ * @store: the ORE block store over its data range, or the array's
+ *	stand-in for a missing member
+ * @sb_file: the device opened for superblock I/O, or NULL when missing
+ * @uuid: the member's uuid
+ * @path: device path, "" when missing
+ * @flags: OREBLK_M_* bits
+ */
+struct oreblk_member {
+	struct ore_store *store;
+	struct file *sb_file;
+	u8 uuid[OREBLK_UUID_SIZE];
+	char path[OREBLK_PATH_LEN];
+	unsigned long flags;
+};
+
+/**
+ * struct oreblk_array - one running array, /dev/oreblkN
+ * @node: in the list of arrays (main.c)
+ * @index: N
+ * @disk: the gendisk
+ * @tag_set: its blk-mq tag set
+ * @layout: the ORE layout (verified)
+ * @oc: the ORE components: @stores by member index
+ * @stores: store of each member
+ * @nr_members: members (== @layout.num_comps)
+ * @members: by member index
+ * @uuid: array uuid
+ * @name: array name
+ * @array_size: logical bytes
+ * @data_offset: data range start on every member
+ * @data_size: data range length on every member
+ * @ctime: creation time
+ * @sb_mutex: protects @events, member state changes and superblock writes
+ * @events: events counter of the superblocks in service
+ * @nr_failed: members faulty or missing
+ * @fail_work: records member failures (superblocks) from process context
+ * @redundant: the layout has parity or mirrors: writes take stripe locks
+ * @max_bytes: largest request
+ * @locks: stripe locks
+ * @cache: stripe cache
+ * @missing: the stand-in store of missing members (always failed)
+ * @stopping: no new opens
+ */
+struct oreblk_array {
+	struct list_head node;
+	int index;
+	struct gendisk *disk;
+	struct blk_mq_tag_set tag_set;
+	struct ore_layout layout;
+	struct ore_components oc;
+	struct ore_store **stores;
+	u32 nr_members;
+	struct oreblk_member *members;
+	u8 uuid[OREBLK_UUID_SIZE];
+	char name[OREBLK_NAME_LEN];
+	u64 array_size;
+	u64 data_offset;
+	u64 data_size;
+	u64 ctime;
+	struct mutex sb_mutex;
+	u64 events;
+	atomic_t nr_failed;
+	struct work_struct fail_work;
+	bool redundant;
+	u32 max_bytes;
+	struct oreblk_locks locks;
+	struct oreblk_cache cache;
+	struct ore_store missing;
+	bool stopping;
+};
+
+int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
+		    struct oreblk_array **parr);
+void oreblk_array_free(struct oreblk_array *arr);
+void oreblk_member_failed(struct oreblk_array *arr, u32 member, u64 offset,
+			  int error);
+int oreblk_fail_member(struct oreblk_array *arr, u32 member, char *msg);
+bool oreblk_array_viable(struct oreblk_array *arr, const unsigned long *lost);
+void oreblk_fill_detail(struct oreblk_array *arr,
+			struct oreblk_ctl_detail *cd);
+const char *oreblk_raid_name(u32 raid_algorithm, u32 mirrors_p1);
+
+/* ---------------------------------------------------------------------
+ * sysfs.c: /sys/block/oreblkN/ore/
+ */
+extern const struct attribute_group *oreblk_attr_groups[];
+
+/* ---------------------------------------------------------------------
+ * main.c
+ */
+extern struct workqueue_struct *oreblk_wq;
+extern int oreblk_major;
+
+#endif /* _OREBLK_INTERNAL_H */

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/block/oreblkN/ore/: the array's state.
+ *
+ *   layout               "raid5 stripe_unit=65536 group_width=4
+ *                         group_depth=1 group_count=1 mirrors_p1=1"
+ *   uuid                 array uuid
+ *   array_size           logical bytes
+ *   events               events counter of the superblocks in service
+ *   degraded             members out of service (0: not degraded)
+ *   members              one line per member: "INDEX STATE ERRORS PATH"
+ *                        (STATE: active, faulty, missing)
+ *   stripe_cache_size    (rw) stripe cache entries allowed, 0 .. 65536;
+ *                        an entry is one page per data column
+ *   stripe_cache_active  entries allocated
+ *   stripe_cache_hits    read-4-write pages found uptodate in the cache
+ *   stripe_cache_misses  read-4-write pages that had to be read
+ *   stripe_lock_waits    stripe lock acquisitions that waited
+ */
+#include <linux/blkdev.h>
+#include <linux/device.h>
+#include <linux/sysfs.h>
+
+#include "internal.h"
+
+static struct oreblk_array *oreblk_dev_array(struct device *dev)
+{
+	return dev_to_disk(dev)->private_data;
+}
+
+static ssize_t layout_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	const struct ore_layout *l = &oreblk_dev_array(dev)->layout;
+
+	return sysfs_emit(buf, "%s stripe_unit=%u group_width=%u group_depth=%u group_count=%u mirrors_p1=%u\n",
+			  oreblk_raid_name(l->raid_algorithm, l->mirrors_p1),
+			  l->stripe_unit, l->group_width, l->group_depth,
+			  l->group_count, l->mirrors_p1);
+}
+static DEVICE_ATTR_RO(layout);
+
+static ssize_t uuid_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%pU\n", oreblk_dev_array(dev)->uuid);
+}
+static DEVICE_ATTR_RO(uuid);
+
+static ssize_t array_size_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", oreblk_dev_array(dev)->array_size);
+}
+static DEVICE_ATTR_RO(array_size);
+
+static ssize_t events_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct oreblk_array *arr = oreblk_dev_array(dev);
+	u64 events;
+
+	mutex_lock(&arr->sb_mutex);
+	events = arr->events;
+	mutex_unlock(&arr->sb_mutex);
+	return sysfs_emit(buf, "%llu\n", events);
+}
+static DEVICE_ATTR_RO(events);
+
+static ssize_t degraded_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&oreblk_dev_array(dev)->nr_failed));
+}
+static DEVICE_ATTR_RO(degraded);
+
+static ssize_t members_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct oreblk_array *arr = oreblk_dev_array(dev);
+	int len = 0;
+	u32 i;
+
+	for (i = 0; i < arr->nr_members; i++) {
+		const struct oreblk_member *m = &arr->members[i];
+		const char *state = "active";
+
+		if (test_bit(OREBLK_M_MISSING, &m->flags))
+			state = "missing";
+		else if (test_bit(OREBLK_M_FAULTY, &m->flags))
+			state = "faulty";
+		len += sysfs_emit_at(buf, len, "%u %s %d %s\n", i, state,
+				     atomic_read(&m->store->nr_errors),
+				     m->path[0] ? m->path : "-");
+	}
+	return len;
+}
+static DEVICE_ATTR_RO(members);
+
+static ssize_t stripe_cache_size_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(oreblk_dev_array(dev)->cache.size));
+}
+
+static ssize_t stripe_cache_size_store(struct device *dev,
+				       struct device_attribute *attr,
+				       const char *buf, size_t count)
+{
+	struct oreblk_array *arr = oreblk_dev_array(dev);
+	unsigned int size;
+	int err;
+
+	err = kstrtouint(buf, 10, &size);
+	if (err)
+		return err;
+	if (size > OREBLK_CACHE_MAX) {
+		pr_err(OREBLK_PFX "oreblk%d: stripe_cache_size %u is above the limit of %u\n",
+		       arr->index, size, OREBLK_CACHE_MAX);
+		return -EINVAL;
+	}
+	if (!arr->layout.parity && size) {
+		pr_err(OREBLK_PFX "oreblk%d: a layout without parity has no stripe cache\n",
+		       arr->index);
+		return -EINVAL;
+	}
+	oreblk_cache_resize(&arr->cache, size);
+	return count;
+}
+static DEVICE_ATTR_RW(stripe_cache_size);
+
+static ssize_t stripe_cache_active_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  oreblk_cache_active(&oreblk_dev_array(dev)->cache));
+}
+static DEVICE_ATTR_RO(stripe_cache_active);
+
+static ssize_t stripe_cache_hits_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&oreblk_dev_array(dev)->cache.hits));
+}
+static DEVICE_ATTR_RO(stripe_cache_hits);
+
+static ssize_t stripe_cache_misses_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&oreblk_dev_array(dev)->cache.misses));
+}
+static DEVICE_ATTR_RO(stripe_cache_misses);
+
+static ssize_t stripe_lock_waits_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&oreblk_dev_array(dev)->locks.waits));
+}
+static DEVICE_ATTR_RO(stripe_lock_waits);
+
+static struct attribute *oreblk_attrs[] = {
+	&dev_attr_layout.attr,
+	&dev_attr_uuid.attr,
+	&dev_attr_array_size.attr,
+	&dev_attr_events.attr,
+	&dev_attr_degraded.attr,
+	&dev_attr_members.attr,
+	&dev_attr_stripe_cache_size.attr,
+	&dev_attr_stripe_cache_active.attr,
+	&dev_attr_stripe_cache_hits.attr,
+	&dev_attr_stripe_cache_misses.attr,
+	&dev_attr_stripe_lock_waits.attr,
+	NULL,
+};
+
+static const struct attribute_group oreblk_attr_group = {
+	.name	= "ore",
+	.attrs	= oreblk_attrs,
+};
+
+const struct attribute_group *oreblk_attr_groups[] = {
+	&oreblk_attr_group,
+	NULL,
+};

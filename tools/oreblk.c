@@ -1,0 +1,971 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * oreblk - manage oreblk arrays (block devices over ORE), in the habits of
+ * mdadm.
+ *
+ *   oreblk create DEV --raid LEVEL -n N [--chunk SIZE] [--mirrors M]
+ *                 [--group-count G] [--group-depth D] [--size SIZE]
+ *                 [--name NAME] [--assume-clean] [--force] MEMBER...
+ *   oreblk assemble DEV [--no-check] MEMBER...
+ *   oreblk stop DEV
+ *   oreblk detail DEV
+ *   oreblk examine MEMBER...
+ *   oreblk fail DEV MEMBER|INDEX
+ *   oreblk wipe MEMBER...
+ *
+ * DEV is /dev/oreblkN (or oreblkN). LEVEL is 0, 1, 4, 5, 6 or 10. SIZE
+ * takes K, M, G suffixes (powers of 1024). Create writes a superblock on
+ * every member (include/ore/oreblk_fs.h), zeroes the members' data ranges
+ * so parity starts consistent (unless --assume-clean, or the layout has no
+ * redundancy), then assembles. Assemble checks the members here first
+ * (foreign devices, members of other arrays, a member given twice, too
+ * many missing) and the kernel checks them all again; --no-check skips the
+ * checks here (tests of the kernel's). Exit status: 0 done, 1 failed,
+ * 2 bad usage.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <endian.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <linux/fs.h>
+
+#include <ore/layout.h>
+#include <ore/oreblk_fs.h>
+
+#define CONTROL "/dev/" OREBLK_CONTROL_NAME
+
+static const char *prog = "oreblk";
+
+static __attribute__((format(printf, 1, 2))) void err_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: %s create DEV --raid LEVEL -n N [--chunk SIZE] [--mirrors M]\n"
+		"              [--group-count G] [--group-depth D] [--size SIZE]\n"
+		"              [--name NAME] [--assume-clean] [--force] MEMBER...\n"
+		"       %s assemble DEV [--no-check] MEMBER...\n"
+		"       %s stop DEV\n"
+		"       %s detail DEV\n"
+		"       %s examine MEMBER...\n"
+		"       %s fail DEV MEMBER|INDEX\n"
+		"       %s wipe MEMBER...\n",
+		prog, prog, prog, prog, prog, prog, prog);
+	exit(2);
+}
+
+/* "/dev/oreblkN" or "oreblkN" -> N; -1 when it is neither. */
+static int parse_dev(const char *dev)
+{
+	const char *p = dev;
+	char *end;
+	long n;
+
+	if (!strncmp(p, "/dev/", 5))
+		p += 5;
+	if (strncmp(p, "oreblk", 6) || !p[6])
+		return -1;
+	n = strtol(p + 6, &end, 10);
+	if (*end || n < 0 || n > OREBLK_MAX_INDEX)
+		return -1;
+	return (int)n;
+}
+
+/* "64K", "1M", "4096" -> bytes; 0 on a bad number. */
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 0);
+
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	case 't': case 'T': v <<= 40; end++; break;
+	}
+	if (*end == 'i' || *end == 'B')
+		end++;
+	if (*end == 'B')
+		end++;
+	return *end ? 0 : v;
+}
+
+static void fmt_uuid(const uint8_t *u, char *buf)
+{
+	sprintf(buf, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+static const char *raid_name(uint32_t algo, uint32_t mirrors_p1)
+{
+	int m = mirrors_p1 > 1;
+
+	switch (algo) {
+	case ORE_RAID0: return m ? "raid1" : "raid0";
+	case ORE_RAID4: return m ? "raid4+1" : "raid4";
+	case ORE_RAID5: return m ? "raid5+1" : "raid5";
+	case ORE_RAID6: return m ? "raid6+1" : "raid6";
+	}
+	return "unknown";
+}
+
+static int ctl_open(void)
+{
+	int fd = open(CONTROL, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		err_msg("cannot open %s: %s (is oreblk.ko loaded?)", CONTROL,
+			strerror(errno));
+	return fd;
+}
+
+/* ------------------------------------------------------------------ */
+/* superblocks */
+
+static uint32_t sb_csum(const struct oreblk_sb *sb)
+{
+	struct oreblk_sb tmp = *sb;
+
+	tmp.csum = 0;
+	return oreblk_crc32c(~0u, &tmp, OREBLK_SB_SIZE);
+}
+
+static int dev_size(int fd, uint64_t *size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISBLK(st.st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* What read_sb() found. */
+enum sb_state {
+	SB_OK,		/* a valid superblock */
+	SB_NONE,	/* no oreblk magic: a foreign device */
+	SB_BAD,		/* magic, but a bad checksum or impossible fields */
+	SB_IOERR,	/* could not read it */
+};
+
+/* Read and check the superblock of @path; @why says what is wrong. */
+static enum sb_state read_sb(const char *path, struct oreblk_sb *sb,
+			     char *why, size_t whylen)
+{
+	uint64_t size = 0, unit;
+	struct ore_layout l;
+	const char *lwhy;
+	int fd;
+	ssize_t n;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot open: %s", strerror(errno));
+		return SB_IOERR;
+	}
+	n = pread(fd, sb, sizeof(*sb), OREBLK_SB_OFFSET);
+	if (n != (ssize_t)sizeof(*sb) || dev_size(fd, &size)) {
+		snprintf(why, whylen, "cannot read the superblock: %s",
+			 n < 0 ? strerror(errno) : "short read");
+		close(fd);
+		return SB_IOERR;
+	}
+	close(fd);
+	if (le32toh(sb->magic) != OREBLK_SB_MAGIC) {
+		snprintf(why, whylen, "no oreblk superblock");
+		return SB_NONE;
+	}
+	if (le32toh(sb->csum) != sb_csum(sb)) {
+		snprintf(why, whylen, "superblock checksum mismatch");
+		return SB_BAD;
+	}
+	if (le32toh(sb->version) != OREBLK_SB_VERSION) {
+		snprintf(why, whylen, "superblock version %u not supported",
+			 le32toh(sb->version));
+		return SB_BAD;
+	}
+	memset(&l, 0, sizeof(l));
+	l.raid_algorithm = le32toh(sb->raid_algorithm);
+	l.stripe_unit = le32toh(sb->stripe_unit);
+	l.group_width = le32toh(sb->group_width);
+	l.group_depth = le32toh(sb->group_depth);
+	l.group_count = le32toh(sb->group_count);
+	l.mirrors_p1 = le32toh(sb->mirrors_p1);
+	if (!le32toh(sb->nr_members) || le32toh(sb->nr_members) > OREBLK_MAX_MEMBERS ||
+	    le32toh(sb->member_index) >= le32toh(sb->nr_members)) {
+		snprintf(why, whylen, "bad member index %u of %u",
+			 le32toh(sb->member_index), le32toh(sb->nr_members));
+		return SB_BAD;
+	}
+	if (ore_layout_check(&l, le32toh(sb->nr_members), &lwhy) ||
+	    l.num_comps != le32toh(sb->nr_members)) {
+		snprintf(why, whylen, "bad layout: %s",
+			 lwhy ? lwhy : "components and members differ");
+		return SB_BAD;
+	}
+	unit = (uint64_t)l.stripe_unit * l.group_depth;
+	if (!le64toh(sb->data_size) || le64toh(sb->data_size) % unit ||
+	    le64toh(sb->data_offset) + le64toh(sb->data_size) > size) {
+		snprintf(why, whylen, "data range %" PRIu64 "+%" PRIu64 " does not fit the %" PRIu64 "-byte device",
+			 (uint64_t)le64toh(sb->data_offset),
+			 (uint64_t)le64toh(sb->data_size), size);
+		return SB_BAD;
+	}
+	return SB_OK;
+}
+
+static void sb_layout(const struct oreblk_sb *sb, struct ore_layout *l)
+{
+	const char *why;
+
+	memset(l, 0, sizeof(*l));
+	l->raid_algorithm = le32toh(sb->raid_algorithm);
+	l->stripe_unit = le32toh(sb->stripe_unit);
+	l->group_width = le32toh(sb->group_width);
+	l->group_depth = le32toh(sb->group_depth);
+	l->group_count = le32toh(sb->group_count);
+	l->mirrors_p1 = le32toh(sb->mirrors_p1);
+	ore_layout_check(l, le32toh(sb->nr_members), &why);
+}
+
+/* No group lost more positions than its parity (as the kernel checks). */
+static int viable(const struct ore_layout *l, uint64_t lost)
+{
+	uint32_t g, p, m;
+
+	for (g = 0; g < l->group_count; g++) {
+		uint32_t dead = 0;
+
+		for (p = 0; p < l->group_width; p++) {
+			uint32_t gone = 0;
+
+			for (m = 0; m < l->mirrors_p1; m++)
+				gone += (lost >> ore_layout_comp(l, g, p, m)) & 1;
+			dead += gone == l->mirrors_p1;
+		}
+		if (dead > l->parity)
+			return 0;
+	}
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* assemble */
+
+/* Pack @n paths NUL-separated and ask the kernel. */
+static int do_assemble(int index, char **paths, int n)
+{
+	struct oreblk_ctl_assemble ca;
+	size_t len = 0, pos = 0;
+	char *buf;
+	int fd, i, rc;
+
+	for (i = 0; i < n; i++)
+		len += strlen(paths[i]) + 1;
+	buf = malloc(len);
+	if (!buf) {
+		err_msg("out of memory");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		strcpy(buf + pos, paths[i]);
+		pos += strlen(paths[i]) + 1;
+	}
+	memset(&ca, 0, sizeof(ca));
+	ca.index = (uint32_t)index;
+	ca.paths = (uint64_t)(uintptr_t)buf;
+	ca.paths_len = (uint32_t)len;
+	ca.nr_paths = (uint32_t)n;
+	fd = ctl_open();
+	if (fd < 0) {
+		free(buf);
+		return 1;
+	}
+	rc = ioctl(fd, OREBLK_CTL_ASSEMBLE, &ca);
+	if (rc) {
+		int e = errno;
+
+		err_msg("cannot assemble /dev/oreblk%d: %s (%s)", index,
+			ca.msg[0] ? ca.msg : "the kernel log may say why",
+			strerror(e));
+	} else {
+		printf("%s: /dev/oreblk%u has been started with %u of %u members%s%s\n",
+		       prog, ca.index, ca.nr_active, ca.nr_members,
+		       ca.nr_active < ca.nr_members ? " (degraded)" : "",
+		       ca.msg[0] && ca.nr_active == ca.nr_members ? ca.msg : "");
+	}
+	close(fd);
+	free(buf);
+	return rc ? 1 : 0;
+}
+
+/* The checks mdadm would make before asking the kernel. */
+static int check_members(char **paths, int n)
+{
+	struct oreblk_sb *sbs;
+	struct ore_layout l;
+	dev_t *rdev;
+	uint64_t max_events = 0, lost, faulty = 0;
+	int i, j, fresh = -1, rc = 1, present[OREBLK_MAX_MEMBERS] = { 0 };
+	uint32_t nr;
+	char why[128], u1[40], u2[40];
+
+	sbs = calloc((size_t)n, sizeof(*sbs));
+	rdev = calloc((size_t)n, sizeof(*rdev));
+	if (!sbs || !rdev) {
+		err_msg("out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct stat st;
+
+		if (stat(paths[i], &st)) {
+			err_msg("%s: %s", paths[i], strerror(errno));
+			goto out;
+		}
+		if (!S_ISBLK(st.st_mode)) {
+			err_msg("%s is not a block device", paths[i]);
+			goto out;
+		}
+		rdev[i] = st.st_rdev;
+		for (j = 0; j < i; j++)
+			if (rdev[j] == rdev[i]) {
+				err_msg("%s is given twice (same device as %s)",
+					paths[i], paths[j]);
+				goto out;
+			}
+		switch (read_sb(paths[i], &sbs[i], why, sizeof(why))) {
+		case SB_OK:
+			break;
+		case SB_NONE:
+			err_msg("%s is not an oreblk member (%s)", paths[i], why);
+			goto out;
+		default:
+			err_msg("%s: %s", paths[i], why);
+			goto out;
+		}
+		if (memcmp(sbs[i].array_uuid, sbs[0].array_uuid,
+			   OREBLK_UUID_SIZE)) {
+			fmt_uuid(sbs[i].array_uuid, u1);
+			fmt_uuid(sbs[0].array_uuid, u2);
+			err_msg("%s is a member of another array (%s) than %s (%s)",
+				paths[i], u1, paths[0], u2);
+			goto out;
+		}
+		if (sbs[i].nr_members != sbs[0].nr_members ||
+		    sbs[i].data_size != sbs[0].data_size ||
+		    sbs[i].stripe_unit != sbs[0].stripe_unit ||
+		    sbs[i].raid_algorithm != sbs[0].raid_algorithm) {
+			err_msg("the superblocks of %s and %s disagree on the layout",
+				paths[i], paths[0]);
+			goto out;
+		}
+		for (j = 0; j < i; j++)
+			if (sbs[j].member_index == sbs[i].member_index) {
+				err_msg("%s and %s both claim to be member %u",
+					paths[j], paths[i],
+					le32toh(sbs[i].member_index));
+				goto out;
+			}
+		if (le64toh(sbs[i].events) > max_events || fresh < 0) {
+			max_events = le64toh(sbs[i].events);
+			fresh = i;
+		}
+	}
+	nr = le32toh(sbs[0].nr_members);
+	faulty = le64toh(sbs[fresh].faulty_map);
+	for (i = 0; i < n; i++) {
+		uint32_t idx = le32toh(sbs[i].member_index);
+
+		if (le64toh(sbs[i].events) < max_events) {
+			fprintf(stderr, "%s: %s (member %u) is stale (events %" PRIu64 " < %" PRIu64 "): not used\n",
+				prog, paths[i], idx,
+				(uint64_t)le64toh(sbs[i].events), max_events);
+			continue;
+		}
+		if (faulty & (1ull << idx)) {
+			fprintf(stderr, "%s: %s (member %u) is marked faulty: not used\n",
+				prog, paths[i], idx);
+			continue;
+		}
+		present[idx] = 1;
+	}
+	lost = 0;
+	for (i = 0; i < (int)nr; i++)
+		if (!present[i])
+			lost |= 1ull << i;
+	sb_layout(&sbs[0], &l);
+	if (!viable(&l, lost)) {
+		int have = 0;
+
+		for (i = 0; i < (int)nr; i++)
+			have += present[i];
+		err_msg("not enough members to start the array: %d of %u usable; %s keeps its data with at most %u lost per group",
+			have, nr, raid_name(l.raid_algorithm, l.mirrors_p1),
+			l.parity);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(sbs);
+	free(rdev);
+	return rc;
+}
+
+static int cmd_assemble(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "no-check", no_argument, NULL, 'N' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int index, c, nocheck = 0;
+
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'N')
+			usage();
+		nocheck = 1;
+	}
+	if (argc - optind < 2)
+		usage();
+	index = parse_dev(argv[optind]);
+	if (index < 0) {
+		err_msg("%s: not an oreblk device name (/dev/oreblkN)", argv[optind]);
+		return 2;
+	}
+	if (argc - optind - 1 > OREBLK_MAX_MEMBERS) {
+		err_msg("at most %d members", OREBLK_MAX_MEMBERS);
+		return 2;
+	}
+	if (!nocheck && check_members(argv + optind + 1, argc - optind - 1))
+		return 1;
+	return do_assemble(index, argv + optind + 1, argc - optind - 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* create */
+
+static int get_random(void *buf, size_t len)
+{
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+static int gen_uuid(uint8_t *u)
+{
+	if (get_random(u, OREBLK_UUID_SIZE))
+		return -1;
+	u[6] = (u[6] & 0x0f) | 0x40;	/* version 4 */
+	u[8] = (u[8] & 0x3f) | 0x80;	/* RFC 4122 variant */
+	return 0;
+}
+
+static int zero_range(int fd, const char *path, uint64_t off, uint64_t len)
+{
+	uint64_t range[2] = { off, len };
+
+	if (!ioctl(fd, BLKZEROOUT, range))
+		return 0;
+	err_msg("%s: cannot zero %" PRIu64 " bytes at %" PRIu64 ": %s", path,
+		len, off, strerror(errno));
+	return -1;
+}
+
+static int cmd_create(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "raid", required_argument, NULL, 'l' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "chunk", required_argument, NULL, 'c' },
+		{ "raid-devices", required_argument, NULL, 'n' },
+		{ "mirrors", required_argument, NULL, 'm' },
+		{ "group-count", required_argument, NULL, 'G' },
+		{ "group-depth", required_argument, NULL, 'D' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "name", required_argument, NULL, 'N' },
+		{ "assume-clean", no_argument, NULL, 'A' },
+		{ "force", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int level = -1, n = -1, mirrors = 0, gcount = 1, gdepth = 1, c, i;
+	int index, nmem, assume_clean = 0, force = 0, *fds = NULL, rc = 1;
+	uint64_t chunk = 64 << 10, size_limit = 0, min_size = UINT64_MAX;
+	uint64_t data_size, unit, array_size;
+	const char *name = "", *why;
+	struct ore_layout l;
+	struct oreblk_sb *sb = NULL;
+	uint8_t array_uuid[OREBLK_UUID_SIZE];
+	uint8_t (*muuid)[OREBLK_UUID_SIZE] = NULL;
+	char **paths;
+	char u[40];
+
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "l:c:n:m:z:N:f", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l': level = atoi(optarg); break;
+		case 'c': chunk = parse_size(optarg); break;
+		case 'n': n = atoi(optarg); break;
+		case 'm': mirrors = atoi(optarg); break;
+		case 'G': gcount = atoi(optarg); break;
+		case 'D': gdepth = atoi(optarg); break;
+		case 'z': size_limit = parse_size(optarg); break;
+		case 'N': name = optarg; break;
+		case 'A': assume_clean = 1; break;
+		case 'f': force = 1; break;
+		default: usage();
+		}
+	}
+	if (argc - optind < 2)
+		usage();
+	index = parse_dev(argv[optind]);
+	if (index < 0) {
+		err_msg("%s: not an oreblk device name (/dev/oreblkN)", argv[optind]);
+		return 2;
+	}
+	paths = argv + optind + 1;
+	nmem = argc - optind - 1;
+	if (n < 0)
+		n = nmem;
+	if (n != nmem) {
+		err_msg("-n %d but %d members given", n, nmem);
+		return 2;
+	}
+	if (n > OREBLK_MAX_MEMBERS) {
+		err_msg("at most %d members", OREBLK_MAX_MEMBERS);
+		return 2;
+	}
+	if (gcount < 1 || gdepth < 1 || mirrors < 0 || !chunk || chunk > UINT32_MAX) {
+		err_msg("bad --group-count, --group-depth, --mirrors or --chunk");
+		return 2;
+	}
+	if (strlen(name) >= OREBLK_NAME_LEN) {
+		err_msg("--name is longer than %d bytes", OREBLK_NAME_LEN - 1);
+		return 2;
+	}
+
+	memset(&l, 0, sizeof(l));
+	l.stripe_unit = (uint32_t)chunk;
+	l.group_count = (uint32_t)gcount;
+	l.group_depth = (uint32_t)gdepth;
+	switch (level) {
+	case 0: l.raid_algorithm = ORE_RAID0; l.mirrors_p1 = mirrors ? mirrors : 1; break;
+	case 1: l.raid_algorithm = ORE_RAID0; l.mirrors_p1 = mirrors ? mirrors : n / gcount; break;
+	case 10: l.raid_algorithm = ORE_RAID0; l.mirrors_p1 = mirrors ? mirrors : 2; break;
+	case 4: l.raid_algorithm = ORE_RAID4; l.mirrors_p1 = mirrors ? mirrors : 1; break;
+	case 5: l.raid_algorithm = ORE_RAID5; l.mirrors_p1 = mirrors ? mirrors : 1; break;
+	case 6: l.raid_algorithm = ORE_RAID6; l.mirrors_p1 = mirrors ? mirrors : 1; break;
+	default:
+		err_msg("--raid must be 0, 1, 4, 5, 6 or 10");
+		return 2;
+	}
+	if (!l.mirrors_p1 || n % (l.mirrors_p1 * l.group_count)) {
+		err_msg("%d members do not split into %u groups of %u-way mirrors",
+			n, l.group_count, l.mirrors_p1);
+		return 2;
+	}
+	l.group_width = (uint32_t)n / l.mirrors_p1 / l.group_count;
+	if (ore_layout_check(&l, (uint32_t)n, &why)) {
+		err_msg("impossible layout: %s", why);
+		return 2;
+	}
+
+	fds = calloc((size_t)n, sizeof(*fds));
+	muuid = calloc((size_t)n, sizeof(*muuid));
+	sb = aligned_alloc(4096, sizeof(*sb));
+	if (!fds || !muuid || !sb) {
+		err_msg("out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		fds[i] = -1;
+	for (i = 0; i < n; i++) {
+		struct oreblk_sb old;
+		char why2[128];
+		uint64_t size;
+		struct stat st;
+		int j;
+
+		if (stat(paths[i], &st) || !S_ISBLK(st.st_mode)) {
+			err_msg("%s is not a block device", paths[i]);
+			goto out;
+		}
+		for (j = 0; j < i; j++) {
+			struct stat st2;
+
+			if (!stat(paths[j], &st2) && st2.st_rdev == st.st_rdev) {
+				err_msg("%s is given twice (same device as %s)",
+					paths[i], paths[j]);
+				goto out;
+			}
+		}
+		if (read_sb(paths[i], &old, why2, sizeof(why2)) == SB_OK && !force) {
+			fmt_uuid(old.array_uuid, u);
+			err_msg("%s is member %u of array %s already; --force overwrites it",
+				paths[i], le32toh(old.member_index), u);
+			goto out;
+		}
+		fds[i] = open(paths[i], O_RDWR | O_EXCL | O_CLOEXEC);
+		if (fds[i] < 0) {
+			err_msg("cannot open %s exclusively: %s", paths[i],
+				strerror(errno));
+			goto out;
+		}
+		if (dev_size(fds[i], &size)) {
+			err_msg("%s: cannot get its size", paths[i]);
+			goto out;
+		}
+		if (size < min_size)
+			min_size = size;
+		if (gen_uuid(muuid[i])) {
+			err_msg("cannot read /dev/urandom");
+			goto out;
+		}
+	}
+	unit = (uint64_t)l.stripe_unit * l.group_depth;
+	if (min_size <= OREBLK_DATA_OFFSET + unit) {
+		err_msg("members of %" PRIu64 " bytes are too small for chunk %" PRIu64,
+			min_size, chunk);
+		goto out;
+	}
+	data_size = min_size - OREBLK_DATA_OFFSET;
+	if (size_limit && size_limit < data_size)
+		data_size = size_limit;
+	data_size -= data_size % unit;
+	if (!data_size) {
+		err_msg("--size is smaller than one chunk * group depth");
+		goto out;
+	}
+	array_size = data_size / unit * l.super_stripe;
+	if (gen_uuid(array_uuid)) {
+		err_msg("cannot read /dev/urandom");
+		goto out;
+	}
+
+	if ((l.parity || l.mirrors_p1 > 1) && !assume_clean) {
+		for (i = 0; i < n; i++)
+			if (zero_range(fds[i], paths[i], OREBLK_DATA_OFFSET,
+				       data_size))
+				goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int j;
+
+		memset(sb, 0, sizeof(*sb));
+		sb->magic = htole32(OREBLK_SB_MAGIC);
+		sb->version = htole32(OREBLK_SB_VERSION);
+		memcpy(sb->array_uuid, array_uuid, OREBLK_UUID_SIZE);
+		memcpy(sb->member_uuid, muuid[i], OREBLK_UUID_SIZE);
+		sb->member_index = htole32((uint32_t)i);
+		sb->nr_members = htole32((uint32_t)n);
+		sb->raid_algorithm = htole32(l.raid_algorithm);
+		sb->stripe_unit = htole32(l.stripe_unit);
+		sb->group_width = htole32(l.group_width);
+		sb->group_depth = htole32(l.group_depth);
+		sb->group_count = htole32(l.group_count);
+		sb->mirrors_p1 = htole32(l.mirrors_p1);
+		sb->data_offset = htole64((uint64_t)OREBLK_DATA_OFFSET);
+		sb->data_size = htole64(data_size);
+		sb->array_size = htole64(array_size);
+		sb->events = htole64(1);
+		sb->ctime = htole64((uint64_t)time(NULL));
+		sb->utime = sb->ctime;
+		strncpy(sb->name, name, OREBLK_NAME_LEN - 1);
+		for (j = 0; j < n; j++)
+			memcpy(sb->member_uuids[j], muuid[j], OREBLK_UUID_SIZE);
+		sb->csum = htole32(sb_csum(sb));
+		if (pwrite(fds[i], sb, sizeof(*sb), OREBLK_SB_OFFSET) != (ssize_t)sizeof(*sb) ||
+		    fsync(fds[i])) {
+			err_msg("%s: cannot write the superblock: %s", paths[i],
+				strerror(errno));
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		close(fds[i]);
+		fds[i] = -1;
+	}
+	fmt_uuid(array_uuid, u);
+	printf("%s: %s, %d members, chunk %" PRIu64 "K, %" PRIu64 " bytes per member, array %" PRIu64 " bytes, uuid %s\n",
+	       prog, raid_name(l.raid_algorithm, l.mirrors_p1), n, chunk >> 10,
+	       data_size, array_size, u);
+	rc = do_assemble(index, paths, n);
+out:
+	for (i = 0; fds && i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	free(muuid);
+	free(sb);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* stop, detail, fail */
+
+static int cmd_stop(int argc, char **argv)
+{
+	struct oreblk_ctl_stop cs;
+	int fd, index, rc;
+
+	if (argc != 3)
+		usage();
+	index = parse_dev(argv[2]);
+	if (index < 0) {
+		err_msg("%s: not an oreblk device name (/dev/oreblkN)", argv[2]);
+		return 2;
+	}
+	fd = ctl_open();
+	if (fd < 0)
+		return 1;
+	memset(&cs, 0, sizeof(cs));
+	cs.index = (uint32_t)index;
+	rc = ioctl(fd, OREBLK_CTL_STOP, &cs);
+	if (rc)
+		err_msg("cannot stop /dev/oreblk%d: %s (%s)", index,
+			cs.msg[0] ? cs.msg : "", strerror(errno));
+	else
+		printf("%s: stopped /dev/oreblk%d\n", prog, index);
+	close(fd);
+	return rc ? 1 : 0;
+}
+
+static int get_detail(int index, struct oreblk_ctl_detail *cd)
+{
+	int fd = ctl_open(), rc;
+
+	if (fd < 0)
+		return -1;
+	memset(cd, 0, sizeof(*cd));
+	cd->index = (uint32_t)index;
+	rc = ioctl(fd, OREBLK_CTL_DETAIL, cd);
+	if (rc)
+		err_msg("/dev/oreblk%d: %s", index,
+			errno == ENODEV ? "no such array running" : strerror(errno));
+	close(fd);
+	return rc;
+}
+
+static int cmd_detail(int argc, char **argv)
+{
+	static const char *const states[] = { "active", "faulty", "missing" };
+	struct oreblk_ctl_detail *cd;
+	int index;
+	uint32_t i;
+	char u[40];
+
+	if (argc != 3)
+		usage();
+	index = parse_dev(argv[2]);
+	if (index < 0) {
+		err_msg("%s: not an oreblk device name (/dev/oreblkN)", argv[2]);
+		return 2;
+	}
+	cd = calloc(1, sizeof(*cd));
+	if (!cd || get_detail(index, cd)) {
+		free(cd);
+		return 1;
+	}
+	fmt_uuid(cd->array_uuid, u);
+	printf("/dev/oreblk%d:\n", index);
+	printf("           uuid : %s\n", u);
+	printf("           name : %.*s\n", OREBLK_NAME_LEN, cd->name);
+	printf("     raid level : %s\n", raid_name(cd->raid_algorithm, cd->mirrors_p1));
+	printf("     chunk size : %uK\n", cd->stripe_unit >> 10);
+	printf("         layout : group_width %u, group_depth %u, group_count %u, mirrors_p1 %u\n",
+	       cd->group_width, cd->group_depth, cd->group_count, cd->mirrors_p1);
+	printf("     array size : %" PRIu64 " bytes (%" PRIu64 " MiB)\n",
+	       (uint64_t)cd->array_size, (uint64_t)cd->array_size >> 20);
+	printf("    data offset : %" PRIu64 "\n", (uint64_t)cd->data_offset);
+	printf("      data size : %" PRIu64 " bytes per member\n", (uint64_t)cd->data_size);
+	printf("        members : %u\n", cd->nr_members);
+	printf("         events : %" PRIu64 "\n", (uint64_t)cd->events);
+	if (cd->nr_failed)
+		printf("          state : degraded (%u of %u members out of service)\n",
+		       cd->nr_failed, cd->nr_members);
+	else
+		printf("          state : clean\n");
+	printf("   stripe cache : size %" PRIu64 ", active %" PRIu64 ", hits %" PRIu64 ", misses %" PRIu64 "\n",
+	       (uint64_t)cd->cache_size, (uint64_t)cd->cache_active,
+	       (uint64_t)cd->cache_hits, (uint64_t)cd->cache_misses);
+	printf("\n    Number   State     Errors  Device            UUID\n");
+	for (i = 0; i < cd->nr_members; i++) {
+		const struct oreblk_ctl_member *m = &cd->members[i];
+
+		fmt_uuid(m->uuid, u);
+		printf("    %6u   %-8s  %6u  %-16s  %s\n", i,
+		       m->state < 3 ? states[m->state] : "?", m->errors,
+		       m->path[0] ? m->path : "-", u);
+	}
+	free(cd);
+	return 0;
+}
+
+static int cmd_fail(int argc, char **argv)
+{
+	struct oreblk_ctl_fail cf;
+	struct oreblk_sb sb;
+	int fd, index, rc;
+	char why[128], *end;
+	long member;
+
+	if (argc != 4)
+		usage();
+	index = parse_dev(argv[2]);
+	if (index < 0) {
+		err_msg("%s: not an oreblk device name (/dev/oreblkN)", argv[2]);
+		return 2;
+	}
+	member = strtol(argv[3], &end, 10);
+	if (*end || end == argv[3]) {
+		if (read_sb(argv[3], &sb, why, sizeof(why)) != SB_OK) {
+			err_msg("%s: %s", argv[3], why);
+			return 1;
+		}
+		member = le32toh(sb.member_index);
+	}
+	fd = ctl_open();
+	if (fd < 0)
+		return 1;
+	memset(&cf, 0, sizeof(cf));
+	cf.index = (uint32_t)index;
+	cf.member = (uint32_t)member;
+	rc = ioctl(fd, OREBLK_CTL_FAIL, &cf);
+	if (rc)
+		err_msg("cannot fail member %ld of /dev/oreblk%d: %s (%s)", member,
+			index, cf.msg[0] ? cf.msg : "", strerror(errno));
+	else
+		printf("%s: member %ld of /dev/oreblk%d marked faulty\n", prog,
+		       member, index);
+	close(fd);
+	return rc ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* examine, wipe */
+
+static int cmd_examine(int argc, char **argv)
+{
+	struct oreblk_sb sb;
+	struct ore_layout l;
+	char why[128], u[40];
+	int i, rc = 0;
+	uint32_t j;
+
+	if (argc < 3)
+		usage();
+	for (i = 2; i < argc; i++) {
+		enum sb_state st = read_sb(argv[i], &sb, why, sizeof(why));
+		uint64_t faulty;
+
+		if (st != SB_OK) {
+			err_msg("%s: %s%s", argv[i], why,
+				st == SB_NONE ? ": not an oreblk member" : "");
+			rc = 1;
+			continue;
+		}
+		sb_layout(&sb, &l);
+		faulty = le64toh(sb.faulty_map);
+		printf("%s:\n", argv[i]);
+		fmt_uuid(sb.array_uuid, u);
+		printf("          magic : 0x%08x (version %u)\n", le32toh(sb.magic),
+		       le32toh(sb.version));
+		printf("     array uuid : %s\n", u);
+		fmt_uuid(sb.member_uuid, u);
+		printf("    member uuid : %s\n", u);
+		printf("           name : %.*s\n", OREBLK_NAME_LEN, sb.name);
+		printf("     raid level : %s\n", raid_name(l.raid_algorithm, l.mirrors_p1));
+		printf("     chunk size : %uK\n", l.stripe_unit >> 10);
+		printf("         layout : group_width %u, group_depth %u, group_count %u, mirrors_p1 %u\n",
+		       l.group_width, l.group_depth, l.group_count, l.mirrors_p1);
+		printf("         member : %u of %u\n", le32toh(sb.member_index),
+		       le32toh(sb.nr_members));
+		printf("    data offset : %" PRIu64 "\n", (uint64_t)le64toh(sb.data_offset));
+		printf("      data size : %" PRIu64 "\n", (uint64_t)le64toh(sb.data_size));
+		printf("     array size : %" PRIu64 "\n", (uint64_t)le64toh(sb.array_size));
+		printf("         events : %" PRIu64 "\n", (uint64_t)le64toh(sb.events));
+		printf("       checksum : 0x%08x (correct)\n", le32toh(sb.csum));
+		printf("   member state :");
+		for (j = 0; j < le32toh(sb.nr_members); j++)
+			printf(" %c", faulty & (1ull << j) ? 'F' : 'A');
+		printf("   (A active, F faulty)\n");
+	}
+	return rc;
+}
+
+static int cmd_wipe(int argc, char **argv)
+{
+	static char zero[OREBLK_SB_SIZE];
+	int i, rc = 0;
+
+	if (argc < 3)
+		usage();
+	for (i = 2; i < argc; i++) {
+		int fd = open(argv[i], O_WRONLY | O_EXCL | O_CLOEXEC);
+
+		if (fd < 0 || pwrite(fd, zero, sizeof(zero), OREBLK_SB_OFFSET) !=
+			      (ssize_t)sizeof(zero) || fsync(fd)) {
+			err_msg("%s: cannot wipe the superblock: %s", argv[i],
+				strerror(errno));
+			rc = 1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+
+	if (argc < 2)
+		usage();
+	cmd = argv[1];
+	if (!strcmp(cmd, "create"))
+		return cmd_create(argc, argv);
+	if (!strcmp(cmd, "assemble"))
+		return cmd_assemble(argc, argv);
+	if (!strcmp(cmd, "stop"))
+		return cmd_stop(argc, argv);
+	if (!strcmp(cmd, "detail"))
+		return cmd_detail(argc, argv);
+	if (!strcmp(cmd, "examine"))
+		return cmd_examine(argc, argv);
+	if (!strcmp(cmd, "fail"))
+		return cmd_fail(argc, argv);
+	if (!strcmp(cmd, "wipe"))
+		return cmd_wipe(argc, argv);
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
+		usage();
+	err_msg("unknown command %s", cmd);
+	usage();
+	return 2;
+}
