@@ -44,8 +44,9 @@ struct ore_sub {
 	struct ore_batch *batch;
 	struct list_head node;
 	u32 comp;
+	u32 cap;		/* entries in @bvec */
 	bool skipped;		/* its store was failed: never submitted */
-	struct bio_vec bvec[];	/* ORE_SUB_MAX_BVECS entries */
+	struct bio_vec bvec[] __counted_by(cap);
 };
 
 /* The sub-I/Os of one stage of one I/O state. */
@@ -57,6 +58,7 @@ struct ore_batch {
 	void (*done)(struct ore_batch *batch);	/* NULL: complete @wait */
 	struct completion wait;
 	struct ore_sub **cur;			/* per component, being filled */
+	u32 cap;				/* bvecs per new sub-I/O */
 };
 
 static void ore_ios_finish(struct ore_io_state *ios);
@@ -80,6 +82,13 @@ static struct ore_batch *ore_batch_alloc(struct ore_io_state *ios,
 	}
 	batch->ios = ios;
 	batch->done = done;
+	/*
+	 * A component gets no more contiguous pages than the I/O has, or than
+	 * one stripe unit when read-4-write reads a column.
+	 */
+	batch->cap = clamp_t(u32, max_t(u32, ios->nr_pages,
+					ios->layout->stripe_unit / PAGE_SIZE),
+			     1, ORE_SUB_MAX_BVECS);
 	INIT_LIST_HEAD(&batch->subs);
 	init_completion(&batch->wait);
 	return batch;
@@ -144,13 +153,15 @@ static int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 	struct ore_sub *sub = batch->cur[comp];
 
 	if (sub && (sub->sio.offset + sub->sio.len != obj_off ||
-		    sub->sio.nr_bvec == ORE_SUB_MAX_BVECS))
+		    sub->sio.nr_bvec == sub->cap))
 		sub = NULL;
 	if (!sub) {
-		sub = kzalloc(struct_size(sub, bvec, ORE_SUB_MAX_BVECS),
-			      GFP_NOIO);
+		/* the header zeroed, the bvecs filled as they come */
+		sub = kmalloc(struct_size(sub, bvec, batch->cap), GFP_NOIO);
 		if (!sub)
 			return -ENOMEM;
+		memset(sub, 0, sizeof(*sub));
+		sub->cap = batch->cap;
 		sub->batch = batch;
 		sub->comp = comp;
 		sub->sio.store = ore_comp_store(ios->oc, comp);

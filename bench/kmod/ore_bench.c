@@ -80,51 +80,54 @@ static struct ore_store *null_store_new(int i)
 	return &ns->store;
 }
 
-/* In-flight window of asynchronous full-stripe writes. */
-struct bench_run {
+/*
+ * In-flight window of asynchronous full-stripe writes. Static, not on the
+ * stack: the last done() may still touch it after the waiter has woken.
+ */
+static struct bench_run {
 	atomic_t inflight;
 	wait_queue_head_t wait;
 	int error;
-};
+} run;
 
 static void bench_done(struct ore_io_state *ios, void *private)
 {
-	struct bench_run *run = private;
-
 	if (ios->error)
-		run->error = ios->error;
+		run.error = ios->error;
 	ore_put_io_state(ios);
-	if (atomic_dec_and_test(&run->inflight))
-		wake_up(&run->wait);
+	atomic_dec(&run.inflight);
+	wake_up(&run.wait);
 }
 
 /*
- * Write @total bytes of whole stripes from @pages (one stripe's worth,
- * reused) with up to @depth I/O states in flight; returns data MB/s.
+ * Write @total bytes of whole stripes, @io bytes per I/O state (a multiple
+ * of the stripe) from @pages (reused), with up to @depth I/O states in
+ * flight; returns data MB/s.
  */
 static long bench_write(struct ore_layout *layout, struct ore_components *oc,
-			struct page **pages, u64 total, unsigned int depth)
+			struct page **pages, u64 io, u64 total,
+			unsigned int depth)
 {
-	u64 U = layout->stripe_length, off;
-	struct bench_run run = { };
+	u64 off;
 	ktime_t t0;
 	s64 ns;
 
+	run.error = 0;
 	atomic_set(&run.inflight, 1);
 	init_waitqueue_head(&run.wait);
 	t0 = ktime_get();
-	for (off = 0; off < total && !run.error; off += U) {
+	for (off = 0; off < total && !run.error; off += io) {
 		struct ore_io_state *ios;
 		int err;
 
 		wait_event(run.wait, atomic_read(&run.inflight) <= depth);
-		err = ore_get_rw_state(layout, oc, false, off, U, &ios);
+		err = ore_get_rw_state(layout, oc, false, off, io, &ios);
 		if (err)
 			return err;
 		ios->pages = pages;
-		ios->nr_pages = U / PAGE_SIZE;
+		ios->nr_pages = io / PAGE_SIZE;
 		ios->done = bench_done;
-		ios->private = &run;
+		ios->private = NULL;
 		atomic_inc(&run.inflight);
 		err = ore_write(ios);
 		if (err) {
@@ -133,8 +136,8 @@ static long bench_write(struct ore_layout *layout, struct ore_components *oc,
 			return err;
 		}
 	}
-	if (!atomic_dec_and_test(&run.inflight))
-		wait_event(run.wait, !atomic_read(&run.inflight));
+	atomic_dec(&run.inflight);
+	wait_event(run.wait, !atomic_read(&run.inflight));
 	if (run.error)
 		return run.error;
 	ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
@@ -153,13 +156,17 @@ static int bench_one(const char *name, u32 raid, u32 gw, u32 su,
 	};
 	struct page **pages;
 	unsigned int n, i;
+	u64 io;
 	long mbs;
 	int err;
 
 	err = ore_verify_layout(nstores, &layout);
 	if (err)
 		return err;
-	n = layout.stripe_length / PAGE_SIZE;
+	/* about 1 MiB per I/O state, whole stripes, as oreblk sees it */
+	io = max_t(u64, 1, (1 << 20) / layout.stripe_length) *
+	     layout.stripe_length;
+	n = io / PAGE_SIZE;
 	pages = kcalloc(n, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
@@ -171,7 +178,7 @@ static int bench_one(const char *name, u32 raid, u32 gw, u32 su,
 		}
 		get_random_bytes(page_address(pages[i]), PAGE_SIZE);
 	}
-	mbs = bench_write(&layout, &oc, pages, total, 16);
+	mbs = bench_write(&layout, &oc, pages, io, total, 16);
 	if (mbs < 0) {
 		err = mbs;
 		pr_err("ore_bench: %s failed: %d\n", name, err);
@@ -188,31 +195,40 @@ out:
 }
 
 /*
- * The kernel's own parity calls alone, on the same geometry and the same
- * reused buffers as the engine figure: P as async_xor computes it (zeroed
- * destination, xor_blocks of every data column), P+Q by gen_syndrome.
+ * The kernel's own parity calls alone, on the same geometry and footprint
+ * as the engine figure (one stripe of @dw columns of @rows pages, reused):
+ * P as async_xor computes it (zeroed destination, xor_blocks of every data
+ * column), P+Q by gen_syndrome.
  */
-static void bench_raw(const char *name, u32 parity, u32 dw, u64 total)
+static void bench_raw(const char *name, u32 parity, u32 dw, u32 rows,
+		      u64 total)
 {
-	void *ptrs[ORE_MAX_GROUP_WIDTH];
+	u32 ncol = dw + parity, npg = ncol * rows, i = 0, j;
+	void **pg, *ptrs[ORE_MAX_GROUP_WIDTH];
 	u64 done;
 	ktime_t t0;
 	s64 ns;
-	u32 i;
 
-	for (i = 0; i < dw + parity; i++) {
-		ptrs[i] = (void *)__get_free_page(GFP_KERNEL);
-		if (!ptrs[i])
+	pg = kcalloc(npg, sizeof(*pg), GFP_KERNEL);
+	if (!pg)
+		return;
+	for (i = 0; i < npg; i++) {
+		pg[i] = (void *)__get_free_page(GFP_KERNEL);
+		if (!pg[i])
 			goto out;
-		get_random_bytes(ptrs[i], PAGE_SIZE);
+		get_random_bytes(pg[i], PAGE_SIZE);
 	}
 	t0 = ktime_get();
-	for (done = 0; done < total; done += (u64)dw * PAGE_SIZE) {
-		if (parity == 2) {
-			raid6_call.gen_syndrome(dw + 2, PAGE_SIZE, ptrs);
-		} else {
-			u32 k;
+	for (done = 0; done < total; done += (u64)dw * rows * PAGE_SIZE) {
+		for (j = 0; j < rows; j++) {
+			u32 c, k;
 
+			for (c = 0; c < ncol; c++)
+				ptrs[c] = pg[c * rows + j];
+			if (parity == 2) {
+				raid6_call.gen_syndrome(ncol, PAGE_SIZE, ptrs);
+				continue;
+			}
 			memset(ptrs[dw], 0, PAGE_SIZE);
 			for (k = 0; k < dw; k += MAX_XOR_BLOCKS)
 				xor_blocks(min_t(u32, dw - k, MAX_XOR_BLOCKS),
@@ -224,7 +240,8 @@ static void bench_raw(const char *name, u32 parity, u32 dw, u64 total)
 		div64_s64(total * 1000, max_t(s64, ns, 1)));
 out:
 	while (i--)
-		free_page((unsigned long)ptrs[i]);
+		free_page((unsigned long)pg[i]);
+	kfree(pg);
 }
 
 static void bench_cpu(void)
@@ -237,10 +254,10 @@ static void bench_cpu(void)
 		if (!stores[i])
 			goto out;
 	}
-	bench_raw("raw-xor-dw2", 1, 2, 256ULL << 20);
-	bench_raw("raw-xor-dw3", 1, 3, 1024ULL << 20);
-	bench_raw("raw-pq-dw6", 2, 6, 512ULL << 20);
-	bench_raw("raw-pq-dw4", 2, 4, 1024ULL << 20);
+	bench_raw("raw-xor-dw2", 1, 2, 1, 256ULL << 20);
+	bench_raw("raw-xor-dw3", 1, 3, 16, 1024ULL << 20);
+	bench_raw("raw-pq-dw6", 2, 6, 1, 512ULL << 20);
+	bench_raw("raw-pq-dw4", 2, 4, 16, 1024ULL << 20);
 	bench_one("cpu-raid5-gw3-su4k", ORE_RAID5, 3, PAGE_SIZE, stores, 8,
 		  256ULL << 20);
 	bench_one("cpu-raid5-gw4-su64k", ORE_RAID5, 4, 64 << 10, stores, 8,
