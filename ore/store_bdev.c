@@ -111,8 +111,6 @@ static struct bio *ore_bdev_alloc_bio(struct ore_bdev_store *bs,
 	bio = bio_alloc(bs->bdev, min_t(unsigned int, nr_vecs, BIO_MAX_VECS),
 			opf, GFP_NOIO);
 	bio->bi_iter.bi_sector = sector;
-	bio->bi_end_io = ore_bdev_end_io;
-	bio->bi_private = sio;
 	return bio;
 }
 
@@ -170,6 +168,9 @@ static void ore_bdev_submit(struct ore_store_io *sio)
 		__bio_add_page(bio, bv->bv_page, len, bv->bv_offset);
 		added += len;
 	}
+	/* The last bio ends the request; bio_chain() wants the others bare. */
+	bio->bi_end_io = ore_bdev_end_io;
+	bio->bi_private = sio;
 	submit_bio(bio);
 }
 
