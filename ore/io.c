@@ -137,6 +137,8 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 				   sub->comp, sio->store->name, sio->offset,
 				   sio->len, sio->error);
 		ore_note_failure(batch->ios, sub->comp, sio->offset);
+		if (sio->error == -ENOSPC)
+			WRITE_ONCE(batch->ios->nospc, true);
 		WRITE_ONCE(batch->failed, true);
 	}
 	ore_batch_put(batch);

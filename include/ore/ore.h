@@ -185,6 +185,8 @@ enum ore_io_kind {
  * @failed_comp: the first component that failed, or -1
  * @failed_offset: object offset of that failure
  * @nr_failed: number of distinct components that failed
+ * @nospc: a component write failed with -ENOSPC (a full store, not a
+ *	broken one: the user may retry instead of failing the store)
  * @stats_r4w_pages: pages asked from @r4w->get_page
  * @stats_reads: component reads issued for read-4-write
  * @stats_full_stripes: stripes written whole (no reads)
@@ -208,6 +210,7 @@ struct ore_io_state {
 	int failed_comp;
 	u64 failed_offset;
 	u32 nr_failed;
+	bool nospc;
 	u32 stats_r4w_pages;
 	u32 stats_reads;
 	u32 stats_full_stripes;
