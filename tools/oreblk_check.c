@@ -205,6 +205,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: bad layout: %s\n", prog, why);
 		goto out;
 	}
+	l = obj.layout;	/* with the derived fields */
 	if (!size || size > le64toh(ref->array_size))
 		size = le64toh(ref->array_size);
 

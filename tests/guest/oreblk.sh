@@ -1,0 +1,166 @@
+#!/bin/sh
+# oreblk: arrays over the virtio disks, data through /dev/oreblk0 checked
+# against a reference image and by fio --verify, parity checked by
+# oreblk_check reading the members directly, stop + assemble in shuffled
+# order, degraded starts, ext4 filled and checked by sha256, and the errors
+# of assemble (foreign member, member of another array, member given twice,
+# too many missing), from the tool and (--no-check) from the kernel.
+#
+# CHECK: oreblk --disks 6 --disk-size 64M --timeout 1500
+. /ore/tests/lib.sh
+. /ore/tests/oreblk_lib.sh
+
+ktap_plan 71
+
+A=/dev/oreblk0
+V0=/dev/vda V1=/dev/vdb V2=/dev/vdc V3=/dev/vdd V4=/dev/vde V5=/dev/vdf
+REF=/tmp/ref.img
+REGION_MIB=48			# dd writes go to the first 48 MiB
+REGION_BLKS=$((REGION_MIB * 256))
+FIO_OFF=64M FIO_SIZE=64M	# fio writes [64 MiB, 128 MiB)
+
+if [ "$ORE_DISKS" -lt 6 ] || ! have_host fio; then
+	diag "needs 6 disks and the host's fio"
+	ktap_done
+fi
+ob_load || ktap_done
+ob_pattern
+
+# new_ref: a fresh all-zero reference of the dd region
+new_ref() {
+	rm -f $REF
+	truncate -s ${REGION_MIB}M $REF
+}
+
+# ---------------------------------------------------------------- RAID5
+check "raid5: create over 4 disks" oreblk create $A --raid 5 --chunk 64K -n 4 $V0 $V1 $V2 $V3
+fail_fast
+check "raid5: sysfs layout" sh -c "grep -q '^raid5 stripe_unit=65536 group_width=4 ' /sys/block/oreblk0/ore/layout"
+check "raid5: io_min = chunk, io_opt = full stripe" sh -c \
+	"[ \$(cat /sys/block/oreblk0/queue/minimum_io_size) = 65536 ] && [ \$(cat /sys/block/oreblk0/queue/optimal_io_size) = 196608 ]"
+new_ref
+check "raid5: 200 random writes (4 KiB .. 384 KiB)" ob_writes $A $REF 1 200 $REGION_BLKS
+check "raid5: data reads back" ob_same $A $REF $REGION_MIB
+check "raid5: fio random writes, iodepth 16, verified" ob_fio $A $FIO_OFF $FIO_SIZE
+check "raid5: stripe cache was used" sh -c "[ \$(cat /sys/block/oreblk0/ore/stripe_cache_hits) -gt 0 ]"
+diag "stripe cache: size $(ob_sys 0 stripe_cache_size) active $(ob_sys 0 stripe_cache_active) hits $(ob_sys 0 stripe_cache_hits) misses $(ob_sys 0 stripe_cache_misses); lock waits $(ob_sys 0 stripe_lock_waits)"
+check "raid5: stop" oreblk stop $A
+check "raid5: parity on the members (oreblk_check)" oreblk_check $V0 $V1 $V2 $V3
+check "raid5: assemble in shuffled order" oreblk assemble $A $V2 $V0 $V3 $V1
+check "raid5: data after assemble" ob_same $A $REF $REGION_MIB
+check "raid5: fio data after assemble" ob_fio_verify $A $FIO_OFF $FIO_SIZE
+check "raid5: stripe_cache_size is settable" sh -c \
+	"echo 64 > /sys/block/oreblk0/ore/stripe_cache_size && [ \$(cat /sys/block/oreblk0/ore/stripe_cache_size) = 64 ]"
+check "raid5: writes with a small cache" ob_writes $A $REF 2 60 $REGION_BLKS
+check "raid5: cache stays within its size" sh -c "[ \$(cat /sys/block/oreblk0/ore/stripe_cache_active) -le 64 ]"
+check "raid5: data with a small cache" ob_same $A $REF $REGION_MIB
+check "raid5: stop before the error cases" oreblk stop $A
+
+# ---------------------------------------------------------------- errors
+# vde: never a member (zeros); vde+vdf: a raid1 of its own (another array)
+expect_fail "assemble: foreign member refused" "not an oreblk member" \
+	oreblk assemble $A $V0 $V1 $V4 $V3
+expect_fail "assemble: foreign member refused by the kernel" "not an oreblk member" \
+	oreblk assemble --no-check $A $V0 $V1 $V4 $V3
+expect_fail "assemble: member given twice refused" "given twice" \
+	oreblk assemble $A $V0 $V1 $V1 $V3
+expect_fail "assemble: member given twice refused by the kernel" "given twice" \
+	oreblk assemble --no-check $A $V0 $V1 $V1 $V3
+expect_fail "assemble: two missing members of raid5 refused" "not enough members" \
+	oreblk assemble $A $V0 $V1
+expect_fail "assemble: two missing members refused by the kernel" "too many members missing" \
+	oreblk assemble --no-check $A $V0 $V1
+check "raid1: create another array over vde, vdf" oreblk create /dev/oreblk1 --raid 1 -n 2 $V4 $V5
+check "raid1: stop it" oreblk stop /dev/oreblk1
+expect_fail "assemble: member of another array refused" "another array" \
+	oreblk assemble $A $V0 $V1 $V4 $V3
+expect_fail "assemble: member of another array refused by the kernel" "another array" \
+	oreblk assemble --no-check $A $V0 $V1 $V4 $V3
+expect_fail "create: a member of an array is not overwritten without --force" "already" \
+	oreblk create /dev/oreblk2 --raid 0 -n 2 $V4 $V5
+check "oreblk0 is not running after the refusals" sh -c "[ ! -e /sys/block/oreblk0 ]"
+
+# ---------------------------------------------------------------- degraded
+check "raid5: assemble degraded with 3 of 4" oreblk assemble $A $V3 $V0 $V1
+check "raid5: sysfs says degraded, member 2 missing" sh -c \
+	"[ \$(cat /sys/block/oreblk0/ore/degraded) = 1 ] && grep -q '^2 missing' /sys/block/oreblk0/ore/members"
+check "raid5: degraded data reads back" ob_same $A $REF $REGION_MIB
+check "raid5: degraded fio data" ob_fio_verify $A $FIO_OFF $FIO_SIZE
+check "raid5: degraded writes" ob_writes $A $REF 3 80 $REGION_BLKS
+check "raid5: degraded data after writes" ob_same $A $REF $REGION_MIB
+check "raid5: stop degraded" oreblk stop $A
+check "raid5: the missing member is out of date on disk" sh -c \
+	"oreblk examine $V0 | grep -q 'member state : A A F A'"
+check "raid5: assemble with all 4 leaves the stale one out" sh -c \
+	"oreblk assemble $A $V0 $V1 $V2 $V3 2>&1 | grep -q 'stale\|faulty' && [ \$(cat /sys/block/oreblk0/ore/degraded) = 1 ]"
+check "raid5: data with the stale member left out" ob_same $A $REF $REGION_MIB
+check "raid5: busy array cannot stop" sh -c \
+	"exec 3<$A; ! oreblk stop $A"
+check "raid5: stop" oreblk stop $A
+
+# ---------------------------------------------------------------- ext4
+check "raid5: create again (--force) for ext4" oreblk create $A --force --raid 5 --chunk 64K -n 4 $V0 $V1 $V2 $V3
+check "ext4: mkfs on oreblk0" mkfs_ext4 $A
+check "ext4: mount" mount_ext4 $A /mnt/ob
+fill_fs() {
+	local i
+	for i in 1 2 3; do
+		mkdir -p /mnt/ob/tree$i && cp -a /ore/tests /ore/tools /mnt/ob/tree$i/ || return 1
+	done
+	i=0
+	while [ $i -lt 40 ]; do
+		dd if=/dev/urandom of=/mnt/ob/f$i bs=4k count=$(((i * 37) % 300 + 1)) 2>/dev/null || return 1
+		i=$((i + 1))
+	done
+	dd if=/dev/urandom of=/mnt/ob/big bs=1M count=60 2>/dev/null || return 1
+	(cd /mnt/ob && find . -type f ! -name sums | sort | xargs sha256sum > /tmp/ob_sums) || return 1
+	sync
+}
+check "ext4: fill with files and checksums" fill_fs
+diag "ext4: $(df -k /mnt/ob | tail -n 1)"
+check "ext4: umount" umount /mnt/ob
+check "raid5: parity after ext4 (oreblk_check)" oreblk_check $V0 $V1 $V2 $V3
+check "ext4: stop, assemble shuffled, mount" sh -c \
+	"oreblk stop $A && oreblk assemble $A $V3 $V1 $V0 $V2 && mount -t ext4 $A /mnt/ob"
+check "ext4: every checksum matches" sh -c "cd /mnt/ob && sha256sum -c -s /tmp/ob_sums"
+check "ext4: umount, fsck clean" sh -c "umount /mnt/ob && hostrun e2fsck -fn $A >/dev/null"
+check "raid5: userspace rebuild of a missing member equals the array" sh -c \
+	"oreblk stop $A && oreblk_check --dump /tmp/ob_dump.img $V0 $V1 $V3 >/dev/null &&
+	 oreblk assemble $A $V0 $V1 $V2 $V3 >/dev/null && cmp /tmp/ob_dump.img $A && rm -f /tmp/ob_dump.img"
+check "raid5: stop" oreblk stop $A
+
+# ---------------------------------------------------------------- RAID6
+check "raid6: create over 6 disks" oreblk create $A --force --raid 6 --chunk 64K -n 6 $V0 $V1 $V2 $V3 $V4 $V5
+new_ref
+check "raid6: 200 random writes" ob_writes $A $REF 4 200 $REGION_BLKS
+check "raid6: data reads back" ob_same $A $REF $REGION_MIB
+check "raid6: fio random writes, verified" ob_fio $A $FIO_OFF $FIO_SIZE
+check "raid6: stop" oreblk stop $A
+check "raid6: P and Q on the members (oreblk_check)" oreblk_check $V0 $V1 $V2 $V3 $V4 $V5
+check "raid6: assemble with 4 of 6 (two missing)" oreblk assemble $A $V5 $V3 $V0 $V2
+check "raid6: data rebuilt from P+Q" ob_same $A $REF $REGION_MIB
+check "raid6: fio data rebuilt from P+Q" ob_fio_verify $A $FIO_OFF $FIO_SIZE
+check "raid6: writes with two members missing" ob_writes $A $REF 5 60 $REGION_BLKS
+check "raid6: data after degraded writes" ob_same $A $REF $REGION_MIB
+check "raid6: stop" oreblk stop $A
+
+# ---------------------------------------------------------------- RAID0, RAID1
+# raid0 and raid1 members are not zeroed by create (raid1 is: mirrors)
+check "raid0: create over 4 disks, zero the region" sh -c \
+	"oreblk create $A --force --raid 0 --chunk 128K -n 4 $V2 $V3 $V4 $V5 && rm -f $REF && truncate -s ${REGION_MIB}M $REF &&
+	 dd if=/dev/zero of=$A bs=1M count=$REGION_MIB oflag=direct 2>/dev/null"
+check "raid0: random writes read back after stop + assemble shuffled" sh -c \
+	". /ore/tests/lib.sh; . /ore/tests/oreblk_lib.sh; ob_writes $A $REF 6 150 $REGION_BLKS &&
+	 oreblk stop $A && oreblk assemble $A $V5 $V2 $V4 $V3 && ob_same $A $REF $REGION_MIB &&
+	 oreblk stop $A && oreblk_check $V2 $V3 $V4 $V5"
+check "raid1: create over 2 disks, writes, degraded read of each half" sh -c \
+	". /ore/tests/lib.sh; . /ore/tests/oreblk_lib.sh;
+	 oreblk create $A --force --raid 1 -n 2 $V0 $V1 && rm -f $REF && truncate -s ${REGION_MIB}M $REF &&
+	 ob_writes $A $REF 7 150 $REGION_BLKS && ob_same $A $REF $REGION_MIB && oreblk stop $A &&
+	 oreblk_check $V0 $V1 && oreblk assemble $A $V1 && ob_same $A $REF $REGION_MIB && oreblk stop $A"
+
+check "no oreblk error in the kernel log outside the refusals" sh -c \
+	"! dmesg | grep 'oreblk' | grep -v 'not an oreblk member\|given twice\|too many members missing\|another array\|stale\|marked faulty\|is in use' | grep -qi 'error\|fail'"
+check "oreblk.ko unloads" rmmod oreblk
+check "ore.ko unloads, no I/O state leaked" sh -c "rmmod ore && ! dmesg | grep -q 'leaked'"
+ktap_done

@@ -1,0 +1,88 @@
+# Helpers of the oreblk guest tests (sourced after lib.sh).
+#
+#   ob_load                       insmod ore.ko and oreblk.ko (one result)
+#   ob_pattern                    /tmp/pat: 8 MiB of random data
+#   ob_writes DEV REF SEED N BLKS N random dd writes (4 KiB blocks, 1..96
+#                                 long, inside the first BLKS blocks) of
+#                                 /tmp/pat pieces to DEV and to file REF
+#   ob_same DEV REF MIB           the first MIB MiB of DEV equal REF
+#   ob_fio DEV OFF SIZE [ARGS]    fio random writes of 4k..192k, iodepth 16,
+#                                 direct, crc32c-verified, in [OFF, OFF+SIZE)
+#   ob_fio_verify DEV OFF SIZE    verify what ob_fio wrote there (same seed)
+#   expect_fail DESC PATTERN CMD  ok when CMD fails and says PATTERN
+#   ob_sys N ATTR                 cat /sys/block/oreblkN/ore/ATTR
+
+ob_load() {
+	local ko
+	for ko in ore oreblk; do
+		if ! ore_ko $ko >/dev/null; then
+			not_ok "load ore.ko and oreblk.ko" "$ko.ko not built"
+			return 1
+		fi
+		mod_loaded $ko || load_mod "$(ore_ko $ko)" || return 1
+	done
+	check "load ore.ko and oreblk.ko" test -c /dev/oreblk-control
+}
+
+ob_pattern() {
+	[ -s /tmp/pat ] || dd if=/dev/urandom of=/tmp/pat bs=1M count=8 2>/dev/null
+}
+
+ob_writes() {
+	local dev=$1 ref=$2 seed=$3 n=$4 blks=$5 off len src
+	ob_pattern
+	awk -v seed="$seed" -v n="$n" -v region="$blks" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++) {
+			len = 1 + int(rand() * 96)
+			off = int(rand() * (region - len))
+			src = int(rand() * (2048 - len))
+			print off, len, src
+		}
+	}' > /tmp/ob_plan
+	while read -r off len src; do
+		dd if=/tmp/pat of="$dev" bs=4096 seek="$off" skip="$src" \
+			count="$len" oflag=direct conv=notrunc 2>/tmp/ob_dd.err ||
+			{ cat /tmp/ob_dd.err; return 1; }
+		dd if=/tmp/pat of="$ref" bs=4096 seek="$off" skip="$src" \
+			count="$len" conv=notrunc 2>/dev/null || return 1
+	done < /tmp/ob_plan
+}
+
+ob_same() {
+	dd if="$1" bs=1M count="$3" iflag=direct 2>/dev/null | cmp - "$2"
+}
+
+ob_fio() {
+	local dev=$1 off=$2 size=$3
+	shift 3
+	hostrun fio --name=oreblk --filename="$dev" --ioengine=libaio \
+		--direct=1 --iodepth=16 --rw=randwrite --bsrange=4k-192k \
+		--offset="$off" --size="$size" --verify=crc32c \
+		--verify_fatal=1 --randseed=4242 "$@" > /tmp/ob_fio.out 2>&1
+	local rc=$?
+	[ $rc -eq 0 ] || tail -n 20 /tmp/ob_fio.out
+	return $rc
+}
+
+ob_fio_verify() {
+	ob_fio "$@" --verify_only
+}
+
+expect_fail() {
+	local desc=$1 pat=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -qi -- "$pat"; then
+		ok "$desc"
+		printf '%s\n' "$out" | tail -n 2 | sed "s/^/${ORE_INDENT}#   /"
+	else
+		not_ok "$desc" "'$*' exited $rc, expected failure saying '$pat'"
+		printf '%s\n' "$out" | tail -n 10 | sed "s/^/${ORE_INDENT}#   /"
+	fi
+}
+
+ob_sys() {
+	cat "/sys/block/oreblk$1/ore/$2"
+}
