@@ -41,11 +41,18 @@
 static int verbose, strict, check_data = 1;
 static unsigned long n_errors, n_warnings;
 
+/* Problems printed in full; past that only counted (see the summary). */
+#define MAX_PRINTED	200
+
 static void error(const char *fmt, ...)
 {
 	va_list ap;
 
-	n_errors++;
+	if (++n_errors > MAX_PRINTED) {
+		if (n_errors == MAX_PRINTED + 1)
+			printf("ERROR: (more errors counted, not printed)\n");
+		return;
+	}
 	printf("ERROR: ");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -57,7 +64,11 @@ static void warning(const char *fmt, ...)
 {
 	va_list ap;
 
-	n_warnings++;
+	if (++n_warnings > MAX_PRINTED) {
+		if (n_warnings == MAX_PRINTED + 1)
+			printf("WARNING: (more warnings counted, not printed)\n");
+		return;
+	}
 	printf("WARNING: ");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
