@@ -40,6 +40,8 @@
 #define EXOFS_LINK_MAX		65000
 /* write() fails with -ENOSPC when a store has less free space than this */
 #define EXOFS_SPACE_RESERVE	(4ULL << 20)
+/* below this much free space on a store, every write() asks statfs */
+#define EXOFS_SPACE_LOW		(256ULL << 20)
 
 /* Why a store is not in service (&exofs_store.state). */
 enum exofs_store_state {
@@ -116,7 +118,7 @@ struct exofs_counters {
  * @degraded: mounted with failed stores (read-only)
  * @opt_degraded: the degraded option was given
  * @space_checked: jiffies of the last free space check of the stores
- * @space_full: a store was nearly full at that check
+ * @space_low: a store had less than EXOFS_SPACE_LOW free at that check
  * @opt_stores: the stores= string as given (for show_options)
  * @uuid: the filesystem UUID
  * @kobj: /sys/fs/exofs/<uuid>
@@ -145,7 +147,7 @@ struct exofs_sb_info {
 	bool degraded;
 	bool opt_degraded;
 	unsigned long space_checked;
-	bool space_full;
+	bool space_low;
 	char *opt_stores;
 	uuid_t uuid;
 	struct kobject kobj;

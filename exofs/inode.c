@@ -22,6 +22,7 @@
 #include <linux/highmem.h>
 #include <linux/statfs.h>
 #include <linux/crc32.h>
+#include <linux/backing-dev.h>
 
 #include "exofs.h"
 
@@ -48,17 +49,20 @@ void exofs_io_error(struct ore_io_state *ios, u32 comp,
 	bool write = ios->kind == ORE_IO_WRITE;
 	u32 i;
 
+	/* a store known to be out of service: the engine worked around it */
+	if (ore_store_failed(store) && ios->degraded)
+		return;
 	pr_err_ratelimited(EXOFS_PFX "%s: %s of inode %ld (object 0x%llx) component %u failed on store %s at object offset %llu: %d%s\n",
 			   inode->i_sb->s_id, write ? "write" : "read",
 			   (long)inode->i_ino, ios->oc->oid, comp, store->name,
 			   offset, error, ios->degraded ? " (recovered)" : "");
-	if (!write || error == -ENOSPC)
+	if (!write || ios->nospc)	/* a full store is retried later */
 		return;
 	for (i = 0; i < sbi->num_stores; i++) {
 		if (sbi->ore_stores[i] != store)
 			continue;
-		if (sbi->stores[i].state == EXOFS_STORE_OK) {
-			WRITE_ONCE(sbi->stores[i].state, EXOFS_STORE_FAILED);
+		if (cmpxchg(&sbi->stores[i].state, EXOFS_STORE_OK,
+			    EXOFS_STORE_FAILED) == EXOFS_STORE_OK) {
 			ore_store_set_failed(store, true);
 			pr_err_ratelimited(EXOFS_PFX "%s: store %u (%s) taken out of service after a write error\n",
 					   inode->i_sb->s_id, i, store->name);
@@ -271,6 +275,7 @@ static int exofs_read_folio_sync(struct inode *inode, struct folio *folio)
  * @io: the inode
  * @node: in &exofs_i_info.wb_list while in flight, when it has a partial
  *	stripe
+ * @work: redirties the folios after -ENOSPC, in process context
  * @pstripe: logical stripe numbers written only partially
  * @nr_pstripe: entries used in @pstripe
  * @nr: folios in @pages
@@ -280,6 +285,7 @@ static int exofs_read_folio_sync(struct inode *inode, struct folio *folio)
 struct exofs_wb {
 	struct exofs_io io;
 	struct list_head node;
+	struct work_struct work;
 	u64 pstripe[2];
 	unsigned int nr_pstripe;
 	unsigned int nr;
@@ -380,23 +386,51 @@ static void exofs_wb_allow(struct inode *inode)
  * The end of a write. The slot is given back before the folios end their
  * writeback: once the last one does, the inode may be evicted and freed.
  */
+static void exofs_wb_finish(struct exofs_wb *wb)
+{
+	unsigned int i;
+
+	exofs_wb_put_slot(exofs_i(wb->io.inode), wb);
+	for (i = 0; i < wb->nr; i++)
+		folio_end_writeback(page_folio(wb->pages[i]));
+	kvfree(wb);
+}
+
+/*
+ * A store was full: the stripe may now hold new data on some components
+ * and old on others, so the folios stay dirty and are written again (once
+ * space is freed the stripe is whole again). Under writeback the folios
+ * and their inode cannot go away, so no folio lock is needed.
+ */
+static void exofs_wb_redirty_work(struct work_struct *work)
+{
+	struct exofs_wb *wb = container_of(work, struct exofs_wb, work);
+	unsigned int i;
+
+	for (i = 0; i < wb->nr; i++)
+		folio_mark_dirty(page_folio(wb->pages[i]));
+	exofs_wb_finish(wb);
+}
+
 static void exofs_write_end_io(struct exofs_wb *wb, int err)
 {
 	struct inode *inode = wb->io.inode;
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
-	unsigned int i;
 
 	if (err) {
 		atomic64_inc(&sbi->cnt.write_errors);
-		pr_err_ratelimited(EXOFS_PFX "%s: write of inode %ld at %llu (%u pages) failed: %d\n",
+		pr_err_ratelimited(EXOFS_PFX "%s: write of inode %ld at %llu (%u pages) failed: %d%s\n",
 				   inode->i_sb->s_id, (long)inode->i_ino,
-				   (u64)page_offset(wb->pages[0]), wb->nr, err);
+				   (u64)page_offset(wb->pages[0]), wb->nr, err,
+				   err == -ENOSPC ? " (kept dirty, retried later)" : "");
 		mapping_set_error(inode->i_mapping, err);
 	}
-	exofs_wb_put_slot(exofs_i(inode), wb);
-	for (i = 0; i < wb->nr; i++)
-		folio_end_writeback(page_folio(wb->pages[i]));
-	kvfree(wb);
+	if (err == -ENOSPC) {
+		INIT_WORK(&wb->work, exofs_wb_redirty_work);
+		queue_work(system_unbound_wq, &wb->work);
+		return;
+	}
+	exofs_wb_finish(wb);
 }
 
 static void exofs_write_done(struct ore_io_state *ios, void *priv)
@@ -405,6 +439,9 @@ static void exofs_write_done(struct ore_io_state *ios, void *priv)
 	struct exofs_sb_info *sbi = exofs_sb(wb->io.inode->i_sb);
 	int err = ore_check_io(ios, exofs_io_error);
 
+	/* a component that hit a full store is stale: not a success */
+	if (ios->nospc)
+		err = -ENOSPC;
 	atomic64_add(ios->stats_full_stripes, &sbi->cnt.full_stripes);
 	atomic64_add(ios->stats_partial_stripes, &sbi->cnt.partial_stripes);
 	atomic64_add(ios->stats_r4w_pages, &sbi->cnt.r4w_pages);
@@ -621,31 +658,47 @@ static int exofs_writepages(struct address_space *mapping,
 /* ------------------------------------------------------------------ */
 /* buffered write */
 
-/* Refuse new data when a store is (nearly) full: -ENOSPC at write(). */
+/*
+ * Refuse new data when a store is (nearly) full, so that the writer gets
+ * -ENOSPC from write() rather than later from writeback. A store must keep
+ * room for its share of the filesystem's dirty data (twice, for the waste
+ * of small component files) plus EXOFS_SPACE_RESERVE. The stores' statfs
+ * is asked at most every 100 ms, and at every call once one runs low.
+ */
 static int exofs_check_space(struct inode *inode)
 {
-	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct super_block *sb = inode->i_sb;
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+	const struct ore_layout *l = &sbi->layout;
 	unsigned long now = jiffies;
+	u64 dirty, need, low = EXOFS_SPACE_LOW;
+	bool full = false;
 	u32 i;
 
-	if (time_before(now, READ_ONCE(sbi->space_checked) + HZ / 10))
-		return READ_ONCE(sbi->space_full) ? -ENOSPC : 0;
+	if (!READ_ONCE(sbi->space_low) &&
+	    time_before(now, READ_ONCE(sbi->space_checked) + HZ / 10))
+		return 0;
 	WRITE_ONCE(sbi->space_checked, now);
+	dirty = (wb_stat(&sb->s_bdi->wb, WB_RECLAIMABLE) +
+		 wb_stat(&sb->s_bdi->wb, WB_WRITEBACK)) << PAGE_SHIFT;
+	need = EXOFS_SPACE_RESERVE +
+	       div64_u64(2 * dirty * l->num_comps,
+			 (u64)l->data_width * l->group_count * sbi->num_stores);
 	for (i = 0; i < sbi->num_stores; i++) {
 		struct kstatfs st;
+		u64 free;
 
-		if (sbi->stores[i].state != EXOFS_STORE_OK ||
-		    !sbi->stores[i].have_root)
+		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK ||
+		    !sbi->stores[i].have_root ||
+		    vfs_statfs(&sbi->stores[i].root, &st))
 			continue;
-		if (vfs_statfs(&sbi->stores[i].root, &st))
-			continue;
-		if (st.f_bfree * st.f_bsize < EXOFS_SPACE_RESERVE) {
-			WRITE_ONCE(sbi->space_full, true);
-			return -ENOSPC;
-		}
+		free = st.f_bfree * st.f_bsize;
+		if (free < need)
+			full = true;
+		low = min(low, free);
 	}
-	WRITE_ONCE(sbi->space_full, false);
-	return 0;
+	WRITE_ONCE(sbi->space_low, low < EXOFS_SPACE_LOW);
+	return full ? -ENOSPC : 0;
 }
 
 static int exofs_write_begin(struct file *file, struct address_space *mapping,

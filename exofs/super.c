@@ -1173,11 +1173,13 @@ static int __init exofs_init(void)
 {
 	int err;
 
-	exofs_inode_cachep = kmem_cache_create("exofs_inode_cache",
-					       sizeof(struct exofs_i_info), 0,
-					       SLAB_RECLAIM_ACCOUNT |
-					       SLAB_ACCOUNT,
-					       exofs_init_once);
+	/* inline symlink targets are copied to user space from i_data */
+	exofs_inode_cachep = kmem_cache_create_usercopy("exofs_inode_cache",
+				sizeof(struct exofs_i_info), 0,
+				SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
+				offsetof(struct exofs_i_info, i_data),
+				sizeof_field(struct exofs_i_info, i_data),
+				exofs_init_once);
 	if (!exofs_inode_cachep)
 		return -ENOMEM;
 	err = exofs_sysfs_init();
