@@ -13,6 +13,12 @@
 /* main.c */
 extern struct workqueue_struct *ore_wq;
 
+/* pages.c */
+struct page *ore_page_get(gfp_t gfp);
+void ore_page_put(struct page *page);
+int ore_pages_init(void);
+void ore_pages_exit(void);
+
 /* raid.c */
 void ore_xor_pages(void *dst, void **srcs, unsigned int count,
 		   unsigned int bytes);

@@ -308,7 +308,7 @@ static int ore_map_column(struct ore_batch *batch, u32 group, u64 row,
 
 static struct page *ore_own_page(struct ore_io_state *ios)
 {
-	struct page *page = alloc_page(GFP_NOIO);
+	struct page *page = ore_page_get(GFP_NOIO);
 
 	if (page)
 		list_add_tail(&page->lru, &ios->own_pages);
@@ -321,7 +321,7 @@ static void ore_free_own_pages(struct ore_io_state *ios)
 
 	list_for_each_entry_safe(page, next, &ios->own_pages, lru) {
 		list_del(&page->lru);
-		__free_page(page);
+		ore_page_put(page);
 	}
 }
 

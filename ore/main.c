@@ -20,9 +20,15 @@ static int __init ore_init(void)
 	 * queue; it runs under writeback, so it must make progress when
 	 * memory is short.
 	 */
+	int err = ore_pages_init();
+
+	if (err)
+		return err;
 	ore_wq = alloc_workqueue("ore", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	if (!ore_wq)
+	if (!ore_wq) {
+		ore_pages_exit();
 		return -ENOMEM;
+	}
 	pr_info(ORE_PFX "Objects RAID Engine loaded (RAID0/1/4/5/6)\n");
 	return 0;
 }
@@ -30,6 +36,7 @@ static int __init ore_init(void)
 static void __exit ore_exit(void)
 {
 	destroy_workqueue(ore_wq);
+	ore_pages_exit();
 	if (atomic64_read(&ore_stats.ios_live))
 		pr_err(ORE_PFX "%lld I/O states leaked\n",
 		       atomic64_read(&ore_stats.ios_live));
