@@ -15,16 +15,14 @@
 
 #include "exofs.h"
 
-typedef struct exofs_dir_entry exofs_dirent;
-
-static inline unsigned int exofs_rec_len(const exofs_dirent *de)
+static inline unsigned int exofs_rec_len(const struct exofs_dir_entry *de)
 {
 	return le16_to_cpu(de->rec_len);
 }
 
-static inline exofs_dirent *exofs_next_entry(exofs_dirent *de)
+static inline struct exofs_dir_entry *exofs_next_entry(struct exofs_dir_entry *de)
 {
-	return (exofs_dirent *)((char *)de + exofs_rec_len(de));
+	return (struct exofs_dir_entry *)((char *)de + exofs_rec_len(de));
 }
 
 /* Bytes of page @n that hold directory data (i_size may end inside it). */
@@ -41,7 +39,7 @@ static bool exofs_check_folio(struct folio *folio, char *kaddr)
 	struct super_block *sb = dir->i_sb;
 	u64 max_ino = exofs_sb(sb)->max_ino;
 	unsigned int offs, rec_len = 0, limit = folio_size(folio);
-	exofs_dirent *p = NULL;
+	struct exofs_dir_entry *p = NULL;
 	const char *why;
 
 	if (dir->i_size < folio_pos(folio) + limit) {
@@ -55,7 +53,7 @@ static bool exofs_check_folio(struct folio *folio, char *kaddr)
 			goto out;
 	}
 	for (offs = 0; offs <= limit - EXOFS_DIR_REC_LEN(1); offs += rec_len) {
-		p = (exofs_dirent *)(kaddr + offs);
+		p = (struct exofs_dir_entry *)(kaddr + offs);
 		rec_len = exofs_rec_len(p);
 
 		if (rec_len < EXOFS_DIR_REC_LEN(1)) {
@@ -126,7 +124,7 @@ static void *exofs_get_folio(struct inode *dir, unsigned long n,
 	return kaddr;
 }
 
-static inline bool exofs_match(int len, const char *name, exofs_dirent *de)
+static inline bool exofs_match(int len, const char *name, struct exofs_dir_entry *de)
 {
 	return de->inode && len == de->name_len &&
 	       !memcmp(name, de->name, len);
@@ -175,8 +173,8 @@ static int exofs_handle_dirsync(struct inode *dir)
  */
 static unsigned int exofs_validate_entry(char *base, unsigned int offset)
 {
-	exofs_dirent *de = (exofs_dirent *)(base + offset);
-	exofs_dirent *p = (exofs_dirent *)(base +
+	struct exofs_dir_entry *de = (struct exofs_dir_entry *)(base + offset);
+	struct exofs_dir_entry *p = (struct exofs_dir_entry *)(base +
 					   round_down(offset, EXOFS_DIR_CHUNK));
 
 	while (p < de) {
@@ -204,7 +202,7 @@ static int exofs_readdir(struct file *file, struct dir_context *ctx)
 	for ( ; n < npages; n++, offset = 0) {
 		struct folio *folio;
 		char *kaddr = exofs_get_folio(inode, n, &folio);
-		exofs_dirent *de;
+		struct exofs_dir_entry *de;
 		char *limit;
 
 		if (IS_ERR(kaddr)) {
@@ -219,7 +217,7 @@ static int exofs_readdir(struct file *file, struct dir_context *ctx)
 			*(u64 *)file->private_data = inode_query_iversion(inode);
 			need_revalidate = false;
 		}
-		de = (exofs_dirent *)(kaddr + offset);
+		de = (struct exofs_dir_entry *)(kaddr + offset);
 		limit = kaddr + exofs_last_byte(inode, n) - EXOFS_DIR_REC_LEN(1);
 		for ( ; (char *)de <= limit; de = exofs_next_entry(de)) {
 			if (!de->rec_len) {
@@ -251,7 +249,7 @@ static int exofs_readdir(struct file *file, struct dir_context *ctx)
  * Return: the entry (release with folio_release_kmap(*@foliop, entry)),
  * ERR_PTR(-ENOENT) when there is none, or another ERR_PTR.
  */
-exofs_dirent *exofs_find_entry(struct inode *dir, const struct qstr *child,
+struct exofs_dir_entry *exofs_find_entry(struct inode *dir, const struct qstr *child,
 			       struct folio **foliop)
 {
 	const char *name = child->name;
@@ -269,11 +267,11 @@ exofs_dirent *exofs_find_entry(struct inode *dir, const struct qstr *child,
 	n = start;
 	do {
 		char *kaddr = exofs_get_folio(dir, n, foliop);
-		exofs_dirent *de;
+		struct exofs_dir_entry *de;
 
 		if (IS_ERR(kaddr))
 			return ERR_CAST(kaddr);
-		de = (exofs_dirent *)kaddr;
+		de = (struct exofs_dir_entry *)kaddr;
 		kaddr += exofs_last_byte(dir, n) - reclen;
 		while ((char *)de <= kaddr) {
 			if (exofs_match(namelen, name, de)) {
@@ -297,10 +295,10 @@ exofs_dirent *exofs_find_entry(struct inode *dir, const struct qstr *child,
  * Return: the entry, or an ERR_PTR (-EFSCORRUPTED when the directory does
  * not start with "." and "..").
  */
-exofs_dirent *exofs_dotdot(struct inode *dir, struct folio **foliop)
+struct exofs_dir_entry *exofs_dotdot(struct inode *dir, struct folio **foliop)
 {
-	exofs_dirent *de = exofs_get_folio(dir, 0, foliop);
-	exofs_dirent *dotdot;
+	struct exofs_dir_entry *de = exofs_get_folio(dir, 0, foliop);
+	struct exofs_dir_entry *dotdot;
 
 	if (IS_ERR(de))
 		return de;
@@ -321,7 +319,7 @@ int exofs_inode_by_name(struct inode *dir, const struct qstr *child,
 			ino_t *ino)
 {
 	struct folio *folio;
-	exofs_dirent *de;
+	struct exofs_dir_entry *de;
 
 	de = exofs_find_entry(dir, child, &folio);
 	if (IS_ERR(de))
@@ -331,7 +329,7 @@ int exofs_inode_by_name(struct inode *dir, const struct qstr *child,
 	return 0;
 }
 
-static void exofs_set_de_type(exofs_dirent *de, struct inode *inode)
+static void exofs_set_de_type(struct exofs_dir_entry *de, struct inode *inode)
 {
 	de->file_type = fs_umode_to_ftype(inode->i_mode);
 }
@@ -346,7 +344,7 @@ static void exofs_set_de_type(exofs_dirent *de, struct inode *inode)
  *
  * Return: 0 or a negative errno (DIRSYNC writes).
  */
-int exofs_set_link(struct inode *dir, exofs_dirent *de, struct folio *folio,
+int exofs_set_link(struct inode *dir, struct exofs_dir_entry *de, struct folio *folio,
 		   struct inode *inode, bool update_times)
 {
 	loff_t pos = folio_pos(folio) + offset_in_folio(folio, de);
@@ -377,7 +375,7 @@ int exofs_add_link(struct dentry *dentry, struct inode *inode)
 	unsigned int rec_len = 0, name_len = 0;
 	unsigned long npages = dir_pages(dir);
 	struct folio *folio = NULL;
-	exofs_dirent *de = NULL;
+	struct exofs_dir_entry *de = NULL;
 	unsigned long n;
 	char *kaddr;
 	loff_t pos;
@@ -398,7 +396,7 @@ int exofs_add_link(struct dentry *dentry, struct inode *inode)
 			return PTR_ERR(kaddr);
 		exofs_lock_chunk(folio);
 		dir_end = kaddr + exofs_last_byte(dir, n);
-		de = (exofs_dirent *)kaddr;
+		de = (struct exofs_dir_entry *)kaddr;
 		last = kaddr + folio_size(folio) - reclen;
 		while ((char *)de <= last) {
 			if ((char *)de == dir_end) {
@@ -424,7 +422,7 @@ int exofs_add_link(struct dentry *dentry, struct inode *inode)
 				goto got_it;
 			if (de->inode && rec_len >= name_len + reclen)
 				goto got_it;
-			de = (exofs_dirent *)((char *)de + rec_len);
+			de = (struct exofs_dir_entry *)((char *)de + rec_len);
 		}
 		folio_unlock(folio);
 		folio_release_kmap(folio, kaddr);
@@ -436,7 +434,7 @@ int exofs_add_link(struct dentry *dentry, struct inode *inode)
 got_it:
 	pos = folio_pos(folio) + offset_in_folio(folio, de);
 	if (de->inode) {
-		exofs_dirent *de1 = (exofs_dirent *)((char *)de + name_len);
+		struct exofs_dir_entry *de1 = (struct exofs_dir_entry *)((char *)de + name_len);
 
 		de1->rec_len = cpu_to_le16(rec_len - name_len);
 		de->rec_len = cpu_to_le16(name_len);
@@ -467,17 +465,17 @@ out_unlock:
  *
  * Return: 0 or a negative errno.
  */
-int exofs_delete_entry(exofs_dirent *dir, struct folio *folio)
+int exofs_delete_entry(struct exofs_dir_entry *dir, struct folio *folio)
 {
 	struct inode *inode = folio->mapping->host;
 	size_t from = offset_in_folio(folio, dir);
 	size_t to = from + exofs_rec_len(dir);
 	char *kaddr = (char *)dir - from;
-	exofs_dirent *de, *pde = NULL;
+	struct exofs_dir_entry *de, *pde = NULL;
 	loff_t pos;
 
 	from = round_down(from, EXOFS_DIR_CHUNK);
-	de = (exofs_dirent *)(kaddr + from);
+	de = (struct exofs_dir_entry *)(kaddr + from);
 	while (de < dir) {
 		if (!de->rec_len) {
 			exofs_err(inode->i_sb, __func__, "directory %lu: zero-length entry",
@@ -510,7 +508,7 @@ int exofs_delete_entry(exofs_dirent *dir, struct folio *folio)
 int exofs_make_empty(struct inode *inode, struct inode *parent)
 {
 	struct folio *folio = filemap_grab_folio(inode->i_mapping, 0);
-	exofs_dirent *de;
+	struct exofs_dir_entry *de;
 	void *kaddr;
 
 	if (IS_ERR(folio))
@@ -551,13 +549,13 @@ int exofs_empty_dir(struct inode *inode)
 	char *kaddr;
 
 	for (i = 0; i < npages; i++) {
-		exofs_dirent *de;
+		struct exofs_dir_entry *de;
 		char *limit;
 
 		kaddr = exofs_get_folio(inode, i, &folio);
 		if (IS_ERR(kaddr))
 			return 0;
-		de = (exofs_dirent *)kaddr;
+		de = (struct exofs_dir_entry *)kaddr;
 		limit = kaddr + exofs_last_byte(inode, i) - EXOFS_DIR_REC_LEN(1);
 		while ((char *)de <= limit) {
 			if (!de->rec_len)

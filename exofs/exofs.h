@@ -31,7 +31,7 @@
 #define EFSCORRUPTED	EUCLEAN		/* as ext4 and xfs spell it */
 
 /* Largest file: see docs/exofs-format.md (component objects stay < 16 TiB) */
-#define EXOFS_MAX_FILE_SIZE	(1ULL << 43)
+#define EXOFS_MAX_FILE_SIZE	BIT_ULL(43)
 /* Largest ORE write issued by writeback, before rounding to stripes */
 #define EXOFS_WB_MAX_BYTES	(4U << 20)
 /* ...and the hard cap in pages when one stripe is bigger than that */
@@ -134,10 +134,10 @@ struct exofs_sb_info {
 	struct exofs_store *stores;
 	struct ore_store **ore_stores;
 	void *sb_buf;
-	struct mutex sb_mutex;
+	struct mutex sb_mutex;		/* see the lock order above */
 	bool sb_dirty;
 	struct work_struct sb_work;
-	struct mutex alloc_mutex;
+	struct mutex alloc_mutex;	/* see the lock order above */
 	u64 max_ino;
 	u64 next_ino;
 	u64 used_inodes;
@@ -191,7 +191,7 @@ struct exofs_i_info {
 	struct timespec64 i_crtime;
 	unsigned long state;
 	unsigned long dir_start_lookup;
-	spinlock_t wlock;
+	spinlock_t wlock;		/* irq safe: taken at I/O completion */
 	struct list_head wb_list;
 	unsigned int wb_nr;
 	bool wb_excl;

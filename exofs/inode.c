@@ -1058,11 +1058,10 @@ struct inode *exofs_iget(struct super_block *sb, unsigned long ino)
 			  ino, err);
 		goto fail;
 	}
-	if (exofs_rec_is_free(rec)) {
+	if (exofs_rec_is_free(rec))
 		why = "record is free";
-	} else {
+	else
 		why = exofs_check_record(sb, ino, rec);
-	}
 	err = -EFSCORRUPTED;
 	if (!why)
 		exofs_rec_to_inode(inode, rec);
@@ -1094,6 +1093,11 @@ struct inode *exofs_internal_inode(struct super_block *sb, unsigned long ino,
 	exofs_init_comps(exofs_sb(sb), &exofs_i(inode)->oc, oid);
 	inode->i_mapping->a_ops = &exofs_aops;
 	mapping_set_gfp_mask(inode->i_mapping, GFP_NOFS);
+	/*
+	 * Hashed (under a number no record can have), so that its dirty
+	 * pages go on the writeback lists and the flusher writes them.
+	 */
+	insert_inode_hash(inode);
 	return inode;
 }
 

@@ -20,11 +20,10 @@ static struct dentry *exofs_lookup(struct inode *dir, struct dentry *dentry,
 	if (dentry->d_name.len > EXOFS_NAME_LEN)
 		return ERR_PTR(-ENAMETOOLONG);
 	err = exofs_inode_by_name(dir, &dentry->d_name, &ino);
-	if (!err) {
+	if (!err)
 		inode = exofs_iget(dir->i_sb, ino);
-	} else if (err != -ENOENT) {
+	else if (err != -ENOENT)
 		inode = ERR_PTR(err);
-	}
 	return d_splice_alias(inode, dentry);
 }
 

@@ -851,6 +851,7 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_maxbytes = EXOFS_MAX_FILE_SIZE;
 	sb->s_blocksize = PAGE_SIZE;
 	sb->s_blocksize_bits = PAGE_SHIFT;
+	sb->s_max_links = EXOFS_LINK_MAX;
 	sb->s_time_gran = 1;
 	sb->s_time_min = S64_MIN;
 	sb->s_time_max = S64_MAX;
@@ -1013,14 +1014,15 @@ static void exofs_put_super(struct super_block *sb)
 	struct exofs_sb_info *sbi = exofs_sb(sb);
 
 	exofs_sysfs_unregister(sbi);
-	flush_work(&sbi->sb_work);
 	if (!sb_rdonly(sb)) {
 		/* evict_inodes() may have freed inodes since the last sync */
 		exofs_sync_meta(sbi);
+		flush_work(&sbi->sb_work);
 		exofs_write_supers(sbi, EXOFS_STATE_CLEAN);
 	}
 	iput(sbi->ibitmap);
 	iput(sbi->itable);
+	cancel_work_sync(&sbi->sb_work);
 	sb->s_fs_info = NULL;
 	pr_info(EXOFS_PFX "%s: unmounted\n", sb->s_id);
 	exofs_free_sbi(sbi);
