@@ -176,8 +176,8 @@ int main(int argc, char **argv)
 	maxrec = le64toh(((struct exofs_fsb *)sb)->s_max_ino);
 
 	/* inodes in use (from the bitmap) */
-	if (exofs_obj_open(&st, EXOFS_ITABLE_OID, O_RDWR, &it) ||
-	    exofs_obj_open(&st, EXOFS_IBITMAP_OID, O_RDWR, &bm)) {
+	if (exofs_obj_open(&st, EXOFS_ITABLE_OID, O_RDWR | O_CREAT, &it) ||
+	    exofs_obj_open(&st, EXOFS_IBITMAP_OID, O_RDWR | O_CREAT, &bm)) {
 		fprintf(stderr, "exofs_mutate: cannot open the inode tables\n");
 		return 1;
 	}
@@ -288,7 +288,7 @@ int main(int argc, char **argv)
 				break;
 			}
 		}
-		if (exofs_obj_open(&st, EXOFS_INO_OID(dino), O_RDWR, &d)) {
+		if (exofs_obj_open(&st, EXOFS_INO_OID(dino), O_RDWR | O_CREAT, &d)) {
 			printf("directory %llu: cannot open\n",
 			       (unsigned long long)dino);
 			return 0;

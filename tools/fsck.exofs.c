@@ -13,7 +13,8 @@
  *    flags, sizes), bitmap bits against records;
  *  - every directory reachable from the root: chunks, entries, "." and
  *    "..", file types, one parent per directory, link counts;
- *  - that every object exists on all its stores, and no leaked objects;
+ *  - component files: regular, no longer than the object's size allows,
+ *    no leaked objects;
  *  - parity and mirrors of the inode table, bitmap, directories and (unless
  *    --no-data) all file data.
  * Nothing is written. Problems are printed as "ERROR:" and "WARNING:"
@@ -271,11 +272,14 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 }
 
 /*
- * Every component file of @oid exists on the stores that are there (an
- * object that exists has all its components).
+ * The component files of @oid: regular files where present (components are
+ * created lazily, an absent one reads as zeros), and, when @size is not
+ * ~0, none longer than the kernel writes for a logical size of @size:
+ * docs/exofs-format.md, the component holding the last byte to the end of
+ * its page, parity to the end of the longest data page of its row.
  */
-static void check_components_exist(struct fsck *f, uint64_t oid,
-				   const char *what)
+static void check_components(struct fsck *f, uint64_t oid, const char *what,
+			     uint64_t size)
 {
 	const struct ore_layout *l = &f->st.layout;
 	uint32_t first = exofs_first_dev(oid, l->mirrors_p1, f->st.n), c;
@@ -284,15 +288,27 @@ static void check_components_exist(struct fsck *f, uint64_t oid,
 
 	for (c = 0; c < l->num_comps; c++) {
 		const char *dir = f->st.dirs[(first + c) % f->st.n];
+		uint64_t max;
 
 		if (!dir)
 			continue;
 		ore_user_store_path(path, sizeof(path), dir, oid);
 		if (stat(path, &s))
-			error("%s: object 0x%llx component %u is missing on store %s",
-			      what, (unsigned long long)oid, c, dir);
-		else if (!S_ISREG(s.st_mode))
+			continue;
+		if (!S_ISREG(s.st_mode)) {
 			error("%s: %s is not a regular file", what, path);
+			continue;
+		}
+		if (size == ~0ULL)
+			continue;
+		max = ore_layout_obj_size(l, c, size);
+		max = (max + 4095) / 4096 * 4096;
+		if ((uint64_t)s.st_size > max)
+			error("%s: object 0x%llx component %u on store %s is %llu bytes, at most %llu for size %llu",
+			      what, (unsigned long long)oid, c, dir,
+			      (unsigned long long)s.st_size,
+			      (unsigned long long)max,
+			      (unsigned long long)size);
 	}
 }
 
@@ -340,8 +356,8 @@ static int check_tables(struct fsck *f)
 		exofs_obj_close(&bm);
 		return -1;
 	}
-	check_components_exist(f, EXOFS_IBITMAP_OID, "inode bitmap");
-	check_components_exist(f, EXOFS_ITABLE_OID, "inode table");
+	check_components(f, EXOFS_IBITMAP_OID, "inode bitmap", ~0ULL);
+	check_components(f, EXOFS_ITABLE_OID, "inode table", ~0ULL);
 	bm_bound = exofs_obj_size_bound(&bm);
 	it_bound = exofs_obj_size_bound(&it);
 	if (bm_bound > (f->max_ino + 7) / 8)
@@ -460,7 +476,7 @@ static void check_dir(struct fsck *f, uint64_t dino, uint64_t *queue,
 		error("%s: cannot open its object: %s", what, strerror(-err));
 		return;
 	}
-	check_components_exist(f, EXOFS_INO_OID(dino), what);
+	check_components(f, EXOFS_INO_OID(dino), what, d->size);
 	buf = malloc(d->size);
 	if (!buf || ore_user_read(&o.obj, 0, buf, d->size)) {
 		error("%s: cannot read its %llu bytes", what,
@@ -589,7 +605,7 @@ static void check_inode_data(struct fsck *f, uint64_t ino)
 	snprintf(what, sizeof(what), "inode %llu", (unsigned long long)ino);
 	if (!(s->flags & EXOFS_INODE_FL_OBJECT))
 		return;
-	check_components_exist(f, EXOFS_INO_OID(ino), what);
+	check_components(f, EXOFS_INO_OID(ino), what, s->size);
 	if (S_ISDIR(s->mode))
 		return;		/* checked by the walk */
 	err = exofs_obj_open(&f->st, EXOFS_INO_OID(ino), O_RDONLY, &o);

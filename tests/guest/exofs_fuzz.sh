@@ -1,7 +1,7 @@
 #!/bin/sh
 # exofs fuzz test: bad metadata never crashes the kernel. An exofs RAID5
 # over 4 tmpfs stores is populated, unmounted and saved; then, N times
-# (default 240), the saved stores are restored, damaged in one random way by
+# (default 200), the saved stores are restored, damaged in one random way by
 # tools/exofs_mutate (superblocks on one or all stores, inode records,
 # directory entries, the bitmap - half of them with checksums and parity
 # fixed up so that the values themselves must be validated - or raw flips,
@@ -16,7 +16,7 @@
 . /ore/tests/exofs_lib.sh
 
 shift
-NMUT=${1:-240}
+NMUT=${1:-200}
 SEED0=${2:-1}
 M=$EXOFS_MNT
 ktap_plan $((7 + (NMUT + 19) / 20 + 3))
