@@ -1,12 +1,12 @@
 #!/bin/sh
 # ORE engine and object store tests: ore_test.ko (tests/ktap) run over file
-# stores, one directory on an ext4 filesystem per disk for the first
+# stores, two directories on an ext4 filesystem per disk for the first
 # (up to) four disks, and over block stores on the disks after those; plus
 # a small ext4 on a loop device that the ENOSPC case fills. Then ore.ko must
 # unload cleanly and every store filesystem must unmount (no backing file
 # left open).
 #
-# CHECK: engine --disks 6 --disk-size 256M
+# CHECK: engine --disks 6 --disk-size 256M --timeout 600
 . /ore/tests/lib.sh
 
 ktap_plan 7
@@ -21,14 +21,19 @@ i=0
 while [ $i -lt "$nfile" ]; do
 	dev=$(disk $i)
 	if mkfs_ext4 "$dev" >/tmp/mkfs.out 2>&1 && mount_ext4 "$dev" /mnt/s$i &&
-		mkdir -p /mnt/s$i/store; then
-		dirs="$dirs${dirs:+,}/mnt/s$i/store"
+		mkdir -p /mnt/s$i/a /mnt/s$i/b; then
 		mounts="$mounts /mnt/s$i"
 	else
 		ready=0
 		diag "mkfs/mount of $dev failed: $(tail -n 3 /tmp/mkfs.out)"
 	fi
 	i=$((i + 1))
+done
+# Two stores per filesystem, a then b: /mnt/s0/a,/mnt/s1/a,...,/mnt/s0/b,...
+for sub in a b; do
+	for m in $mounts; do
+		dirs="$dirs${dirs:+,}$m/$sub"
+	done
 done
 if [ "$nfile" -eq 0 ]; then
 	skip "ext4 store filesystems" "no disks"

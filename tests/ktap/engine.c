@@ -1,21 +1,922 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Engine cases of ore_test.ko: ore_read()/ore_write() over file and block
- * stores for every RAID level, parity checked on the components.
+ * stores for RAID0/1/4/5/6 layouts, checked three ways:
+ *  - reads through the engine against a shadow copy of the logical object;
+ *  - every component object read straight from its store against images
+ *    built from the shadow by an independent model of docs/layout.md, data
+ *    placement and parity (P by XOR, P+Q by the kernel's raid6 syndrome);
+ *  - degraded reads and writes with stores marked failed, read-4-write
+ *    counts, truncate and length, and no I/O state leaked.
  */
 #define pr_fmt(fmt) "ore_test: " fmt
 
 #include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/string.h>
+#include <linux/mm.h>
+#include <linux/err.h>
+#include <linux/raid/pq.h>
 
 #include "ore_test.h"
 
-static void ot_engine_pending(struct ot_ctx *ctx)
+#define OT_ENG_MAX_STORES	8
+/* Bytes of a block store range (component) of the engine cases. */
+#define OT_ENG_RANGE		(32ull << 20)
+/* Longest engine request of the random cases. */
+#define OT_ENG_MAX_PAGES	128
+
+/**
+ * struct ot_eng - one logical object under test
+ * @ctx: the run
+ * @layout: its layout (verified)
+ * @oc: its components
+ * @stores: the stores of @oc
+ * @bdev: the stores are block stores (opened here, put at the end)
+ * @size: logical bytes exercised, a multiple of the super-stripe
+ * @shadow: what the object should hold, @size bytes
+ * @max_end: end of the furthest write
+ * @rows: component rows covering @size
+ * @comp_size: bytes of each component object covering @size
+ */
+struct ot_eng {
+	struct ot_ctx *ctx;
+	struct ore_layout layout;
+	struct ore_components oc;
+	struct ore_store *stores[OT_ENG_MAX_STORES];
+	bool bdev;
+	u64 size;
+	u8 *shadow;
+	u64 max_end;
+	u64 rows;
+	u32 comp_size;
+};
+
+/* Results of one engine call. */
+struct ot_eng_res {
+	bool degraded;
+	int failed_comp;
+	u32 r4w_pages;
+	u32 reads;
+	u32 full;
+	u32 partial;
+};
+
+/* ------------------------------------------------------------------
+ * The model: docs/layout.md, written again independently of ore/layout.c.
+ */
+
+/* Group position of column @col (data 0..dw-1, P = dw, Q = dw + 1). */
+static u32 ot_pos(const struct ore_layout *l, u64 row, u32 col)
 {
-	ot_skip(ctx, "engine cases not written yet");
+	u32 gw = l->group_width, p0;
+
+	switch (l->raid_algorithm) {
+	case ORE_RAID4:
+		return col < l->data_width ? col : gw - 1;
+	case ORE_RAID5:
+	case ORE_RAID6:
+		/* the parity block of row r starts at (gw - parity - r) mod gw */
+		p0 = (gw - l->parity + gw - (u32)(row % gw)) % gw;
+		if (col >= l->data_width)
+			return (p0 + col - l->data_width) % gw;
+		return (p0 + l->parity + col) % gw;
+	default:
+		return col;
+	}
+}
+
+static u32 ot_comp(const struct ore_layout *l, u32 group, u32 pos, u32 mirror)
+{
+	return (group * l->group_width + pos) * l->mirrors_p1 + mirror;
+}
+
+/* Where logical page @loff lives: group, row, data column, object offset. */
+static void ot_map(const struct ore_layout *l, u64 loff, u32 *group,
+		   u64 *row, u32 *col, u64 *obj_off)
+{
+	u64 S = (u64)l->data_width * l->stripe_unit * l->group_depth *
+		l->group_count;
+	u64 T = S / l->group_count, U = T / l->group_depth;
+	u64 M = loff / S, rem = loff % S;
+
+	*group = rem / T;
+	*row = M * l->group_depth + (rem % T) / U;
+	*col = (loff % U) / l->stripe_unit;
+	*obj_off = *row * l->stripe_unit + loff % l->stripe_unit;
+}
+
+static struct ore_store *ot_comp_store(struct ot_eng *e, u32 comp)
+{
+	return e->oc.stores[(e->oc.first_dev + comp) % e->oc.numdevs];
+}
+
+/* ------------------------------------------------------------------
+ * Engine calls.
+ */
+
+struct ot_r4w {
+	bool give;		/* hand out uptodate pages from the shadow */
+	struct ot_eng *e;
+	atomic_t gets, puts, puts_uptodate;
+};
+
+struct ot_call {
+	struct completion done;
+	struct ot_r4w *r4w;
+};
+
+static struct page *ot_r4w_get(void *priv, u64 offset, bool *uptodate)
+{
+	struct ot_r4w *r = ((struct ot_call *)priv)->r4w;
+	struct page *page;
+
+	atomic_inc(&r->gets);
+	if (!r->give || offset + PAGE_SIZE > r->e->size)
+		return NULL;
+	page = alloc_page(GFP_NOIO);
+	if (!page)
+		return NULL;
+	memcpy_to_page(page, 0, r->e->shadow + offset, PAGE_SIZE);
+	*uptodate = true;
+	return page;
+}
+
+static void ot_r4w_put(void *priv, struct page *page, bool uptodate)
+{
+	struct ot_r4w *r = ((struct ot_call *)priv)->r4w;
+
+	atomic_inc(&r->puts);
+	if (uptodate)
+		atomic_inc(&r->puts_uptodate);
+	__free_page(page);
+}
+
+static const struct ore_r4w_ops ot_r4w_ops = {
+	.get_page = ot_r4w_get,
+	.put_page = ot_r4w_put,
+};
+
+static void ot_eng_done(struct ore_io_state *ios, void *priv)
+{
+	complete(&((struct ot_call *)priv)->done);
+}
+
+static void ot_free_pages(struct page **pages, unsigned int n)
+{
+	unsigned int i;
+
+	if (!pages)
+		return;
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			__free_page(pages[i]);
+	kfree(pages);
+}
+
+static struct page **ot_alloc_pages(unsigned int n)
+{
+	struct page **pages = kcalloc(n, sizeof(*pages), GFP_KERNEL);
+	unsigned int i;
+
+	if (!pages)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i]) {
+			ot_free_pages(pages, n);
+			return NULL;
+		}
+	}
+	return pages;
+}
+
+/* One ore_read()/ore_write() of @len bytes at @off with @pages. */
+static int ot_eng_rw(struct ot_eng *e, bool write, u64 off, u64 len,
+		     struct page **pages, unsigned int nr, bool async,
+		     bool fua, struct ot_r4w *r4w, struct ot_eng_res *res)
+{
+	struct ot_call call = { .r4w = r4w };
+	struct ore_io_state *ios;
+	int err;
+
+	init_completion(&call.done);
+	err = ore_get_rw_state(&e->layout, &e->oc, !write, off, len, &ios);
+	if (err)
+		return err;
+	ios->pages = pages;
+	ios->nr_pages = nr;
+	ios->fua = fua;
+	ios->r4w = r4w ? &ot_r4w_ops : NULL;
+	ios->private = &call;
+	if (async)
+		ios->done = ot_eng_done;
+	err = write ? ore_write(ios) : ore_read(ios);
+	if (!err && async) {
+		wait_for_completion(&call.done);
+		err = ios->error;
+	} else if (!err) {
+		err = ios->error;
+	}
+	if (res) {
+		res->degraded = ios->degraded;
+		res->failed_comp = ios->failed_comp;
+		res->r4w_pages = ios->stats_r4w_pages;
+		res->reads = ios->stats_reads;
+		res->full = ios->stats_full_stripes;
+		res->partial = ios->stats_partial_stripes;
+	}
+	ore_put_io_state(ios);
+	return err;
+}
+
+/* Write shadow bytes [@off, @off + @len) through the engine. */
+static int ot_eng_write(struct ot_eng *e, u64 off, u64 len, bool async,
+			bool fua, struct ot_r4w *r4w, struct ot_eng_res *res)
+{
+	unsigned int nr = DIV_ROUND_UP(len, PAGE_SIZE), i;
+	struct page **pages = ot_alloc_pages(nr);
+	int err;
+
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		memcpy_to_page(pages[i], 0, e->shadow + off + i * PAGE_SIZE,
+			       min_t(u64, PAGE_SIZE, e->size - off -
+				     i * PAGE_SIZE));
+	err = ot_eng_rw(e, true, off, len, pages, nr, async, fua, r4w, res);
+	ot_free_pages(pages, nr);
+	if (!err)
+		e->max_end = max(e->max_end, off + len);
+	return err;
+}
+
+/* Read [@off, @off + @len) through the engine and compare with the shadow. */
+static bool ot_eng_check_read(struct ot_eng *e, u64 off, u64 len, bool async,
+			      struct ot_eng_res *res)
+{
+	unsigned int nr = DIV_ROUND_UP(len, PAGE_SIZE), i;
+	struct page **pages = ot_alloc_pages(nr);
+	bool ok = true;
+	int err;
+
+	if (!OT_EXPECT(e->ctx, pages, "no memory"))
+		return false;
+	err = ot_eng_rw(e, false, off, len, pages, nr, async, false, NULL, res);
+	if (!OT_EXPECT(e->ctx, !err, "read %llu+%llu: %d", off, len, err)) {
+		ok = false;
+		goto out;
+	}
+	for (i = 0; i < nr && ok; i++) {
+		u32 n = min_t(u64, PAGE_SIZE, len - (u64)i * PAGE_SIZE);
+		u8 *p = kmap_local_page(pages[i]);
+
+		if (memcmp(p, e->shadow + off + i * PAGE_SIZE, n)) {
+			ot_fail(e->ctx, __LINE__,
+				"read %llu+%llu: page at %llu differs", off,
+				len, off + (u64)i * PAGE_SIZE);
+			ok = false;
+		}
+		kunmap_local(p);
+	}
+out:
+	ot_free_pages(pages, nr);
+	return ok;
+}
+
+/* ------------------------------------------------------------------
+ * What the components must hold.
+ */
+
+static void ot_xor(u8 *dst, u8 *const *srcs, unsigned int n)
+{
+	unsigned int i, k;
+
+	memcpy(dst, srcs[0], PAGE_SIZE);
+	for (i = 1; i < n; i++)
+		for (k = 0; k < PAGE_SIZE / sizeof(u64); k++)
+			((u64 *)dst)[k] ^= ((u64 *)srcs[i])[k];
+}
+
+/*
+ * Read every component object from its store and compare it with the image
+ * the model builds from the shadow: data where the layout puts it, P and Q
+ * of every row, mirrors equal. Returns false after a failure.
+ */
+static bool ot_eng_verify(struct ot_eng *e)
+{
+	const struct ore_layout *l = &e->layout;
+	u32 nc = l->num_comps, dw = l->data_width, su = l->stripe_unit;
+	u8 **img, *got = NULL;
+	bool ok = false;
+	u32 c, g, pos, col;
+	u64 loff, row, off, j;
+
+	img = kcalloc(nc, sizeof(*img), GFP_KERNEL);
+	if (!OT_EXPECT(e->ctx, img, "no memory"))
+		return false;
+	for (c = 0; c < nc; c++) {
+		img[c] = vzalloc(e->comp_size);
+		if (!OT_EXPECT(e->ctx, img[c], "no memory"))
+			goto out;
+	}
+	got = vmalloc(e->comp_size);
+	if (!OT_EXPECT(e->ctx, got, "no memory"))
+		goto out;
+
+	for (loff = 0; loff < e->size; loff += PAGE_SIZE) {
+		ot_map(l, loff, &g, &row, &col, &off);
+		pos = ot_pos(l, row, col);
+		memcpy(img[ot_comp(l, g, pos, 0)] + off, e->shadow + loff,
+		       PAGE_SIZE);
+	}
+	for (g = 0; l->parity && g < l->group_count; g++) {
+		for (row = 0; row < e->rows; row++) {
+			for (j = 0; j < su; j += PAGE_SIZE) {
+				void *ptrs[ORE_MAX_GROUP_WIDTH];
+
+				off = row * su + j;
+				for (col = 0; col < l->group_width; col++)
+					ptrs[col] = img[ot_comp(l, g,
+						ot_pos(l, row, col), 0)] + off;
+				if (l->parity == 2)
+					raid6_call.gen_syndrome(dw + 2,
+								PAGE_SIZE,
+								ptrs);
+				else
+					ot_xor(ptrs[dw], (u8 *const *)ptrs,
+					       dw);
+			}
+		}
+	}
+	for (c = 0; c < nc; c++)
+		if (c % l->mirrors_p1)
+			memcpy(img[c], img[c - c % l->mirrors_p1],
+			       e->comp_size);
+
+	ok = true;
+	for (c = 0; c < nc; c++) {
+		struct ore_store *s = ot_comp_store(e, c);
+		int err;
+
+		memset(got, 0xa5, e->comp_size);
+		err = ot_store_rw(e->ctx, s, e->oc.oid, 0, got, e->comp_size,
+				  false, false, PAGE_SIZE);
+		if (!OT_EXPECT(e->ctx, !err, "component %u read: %d", c, err)) {
+			ok = false;
+			continue;
+		}
+		if (memcmp(got, img[c], e->comp_size)) {
+			for (off = 0; off < e->comp_size &&
+			     !memcmp(got + off, img[c] + off, PAGE_SIZE);
+			     off += PAGE_SIZE)
+				;
+			row = off / su;
+			pos = (c / l->mirrors_p1) % l->group_width;
+			for (col = 0; ot_pos(l, row, col) != pos; col++)
+				;
+			ot_fail(e->ctx, __LINE__,
+				"component %u (store %s) differs at object offset %llu: row %llu, %s %u",
+				c, s->name, off, row,
+				col < dw ? "data column" : "parity", col);
+			ok = false;
+		}
+	}
+out:
+	vfree(got);
+	for (c = 0; c < nc; c++)
+		vfree(img[c]);
+	kfree(img);
+	return ok;
+}
+
+/* ------------------------------------------------------------------
+ * Setting up and tearing down an object.
+ */
+
+static void ot_eng_put(struct ot_eng *e)
+{
+	unsigned int i;
+
+	if (e->bdev)
+		for (i = 0; i < e->oc.numdevs; i++)
+			ore_store_put(e->stores[i]);
+	vfree(e->shadow);
+}
+
+/*
+ * An object of layout @l on @bdev block stores or the file stores, with
+ * id @oid and components starting at store @first_dev. Returns false
+ * (after ot_skip() or a failure) when it cannot be set up.
+ */
+static bool ot_eng_init(struct ot_eng *e, struct ot_ctx *ctx,
+			const struct ore_layout *l, bool bdev, u64 oid,
+			u32 first_dev)
+{
+	struct ore_io_state *ios;
+	u64 S, want = 3 << 20;
+	unsigned int i, n;
+	int err;
+
+	memset(e, 0, sizeof(*e));
+	e->ctx = ctx;
+	e->layout = *l;
+	n = l->group_width * l->group_count * l->mirrors_p1;
+	if (!OT_EXPECT(ctx, n <= OT_ENG_MAX_STORES, "%u components", n))
+		return false;
+	if (bdev ? !ctx->nr_bdevs : ctx->nr_fstores < n) {
+		ot_skip(ctx, bdev ? "no bdevs=" : "not enough file stores");
+		return false;
+	}
+	if (!OT_EXPECT_EQ(ctx, ore_verify_layout(n, &e->layout), 0))
+		return false;
+	e->bdev = bdev;
+	for (i = 0; i < n; i++) {
+		if (!bdev) {
+			e->stores[i] = ctx->fstores[i];
+			continue;
+		}
+		/* Store i: range i / nr_bdevs of device i % nr_bdevs. */
+		e->stores[i] = ore_bdev_store_open(ctx->bdevs[i % ctx->nr_bdevs],
+						   (i / ctx->nr_bdevs) *
+						   OT_ENG_RANGE, OT_ENG_RANGE,
+						   NULL);
+		if (!OT_EXPECT(ctx, !IS_ERR(e->stores[i]), "open %s: %ld",
+			       ctx->bdevs[i % ctx->nr_bdevs],
+			       PTR_ERR(e->stores[i]))) {
+			e->stores[i] = NULL;
+			while (i--)
+				ore_store_put(e->stores[i]);
+			e->bdev = false;
+			return false;
+		}
+	}
+	e->oc.oid = oid;
+	e->oc.numdevs = n;
+	e->oc.first_dev = first_dev % n;
+	e->oc.stores = e->stores;
+
+	S = e->layout.super_stripe;
+	e->size = want > S ? want / S * S : S;
+	e->rows = e->size / S * l->group_depth;
+	e->comp_size = e->rows * l->stripe_unit;
+	e->shadow = vzalloc(e->size);
+	if (!OT_EXPECT(ctx, e->shadow && e->comp_size <= OT_ENG_RANGE,
+		       "no memory or too big"))
+		goto out_put;
+
+	err = ore_get_io_state(&e->layout, &e->oc, &ios);
+	if (!OT_EXPECT_EQ(ctx, err, 0))
+		goto out_put;
+	err = ore_create(ios);
+	ore_put_io_state(ios);
+	if (!OT_EXPECT_EQ(ctx, err, 0))
+		goto out_put;
+	if (bdev) {
+		/* A block store's object is never empty: zero what we use. */
+		u8 *zero = vzalloc(e->comp_size);
+
+		if (!OT_EXPECT(ctx, zero, "no memory"))
+			goto out_put;
+		for (i = 0; i < n; i++)
+			OT_EXPECT_EQ(ctx, ot_store_rw(ctx, e->stores[i], 0, 0,
+						      zero, e->comp_size, true,
+						      false, PAGE_SIZE), 0);
+		vfree(zero);
+	}
+	return !ctx->failed;
+
+out_put:
+	ot_eng_put(e);
+	return false;
+}
+
+static void ot_eng_remove(struct ot_eng *e)
+{
+	struct ore_io_state *ios;
+	u64 len;
+	u32 c;
+
+	if (OT_EXPECT_EQ(e->ctx, ore_get_io_state(&e->layout, &e->oc, &ios),
+			 0)) {
+		OT_EXPECT_EQ(e->ctx, ore_remove(ios), 0);
+		ore_put_io_state(ios);
+	}
+	for (c = 0; !e->bdev && c < e->layout.num_comps; c++) {
+		struct ore_store *s = ot_comp_store(e, c);
+
+		OT_EXPECT_EQ(e->ctx, s->ops->length(s, e->oc.oid, &len),
+			     -ENOENT);
+	}
+}
+
+/* ------------------------------------------------------------------
+ * The cases.
+ */
+
+/*
+ * A request length for @e: any for file stores, whole sectors for block
+ * stores (they take only whole logical blocks, and the engine passes odd
+ * lengths through to the components).
+ */
+static u64 ot_eng_len(struct ot_eng *e, u64 len)
+{
+	return e->bdev ? max_t(u64, 512, round_down(len, 512)) : len;
+}
+
+/* @rounds random writes (shadow updated) and checked reads. */
+static bool ot_eng_random(struct ot_eng *e, unsigned int rounds)
+{
+	struct ot_ctx *ctx = e->ctx;
+	unsigned int r;
+
+	for (r = 0; r < rounds; r++) {
+		u64 pages = e->size / PAGE_SIZE;
+		u64 off = (u64)ot_rand(ctx, pages) * PAGE_SIZE;
+		u64 max = min_t(u64, OT_ENG_MAX_PAGES * PAGE_SIZE,
+				e->size - off);
+		bool async = !ot_rand(ctx, 4);
+		u64 len;
+		int err;
+
+		if (ot_rand(ctx, 2)) {
+			len = (1 + ot_rand(ctx, max / PAGE_SIZE)) * PAGE_SIZE;
+			if (!e->layout.parity)	/* any length without parity */
+				len = ot_eng_len(e, len - ot_rand(ctx, PAGE_SIZE));
+			ot_fill(ctx, e->shadow + off, len);
+			err = ot_eng_write(e, off, len, async, !ot_rand(ctx, 8),
+					   NULL, NULL);
+			if (!OT_EXPECT(ctx, !err, "write %llu+%llu: %d", off,
+				       len, err))
+				return false;
+		} else {
+			len = ot_eng_len(e, 1 + ot_rand(ctx, max));
+			if (!ot_eng_check_read(e, off, len, async, NULL))
+				return false;
+		}
+	}
+	return ot_eng_check_read(e, 0, e->size, false, NULL);
+}
+
+/* Reads with one store, or two for RAID6, marked failed. */
+static void ot_eng_degraded_reads(struct ot_eng *e)
+{
+	const struct ore_layout *l = &e->layout;
+	struct ot_ctx *ctx = e->ctx;
+	struct ot_eng_res res;
+	u32 tries, t, a, b, gw_comps = l->group_width * l->mirrors_p1;
+	long long deg0;
+	bool rebuilt;
+
+	if (!l->parity && l->mirrors_p1 == 1)
+		return;
+	tries = min_t(u32, 4, gw_comps);
+	for (t = 0; t < tries; t++) {
+		/* Components of group 0: a alone, or a and b. */
+		a = ot_rand(ctx, gw_comps);
+		b = (a + 1 + ot_rand(ctx, gw_comps - 1)) % gw_comps;
+		if (l->parity == 1 && l->mirrors_p1 > 1)
+			b = a ^ 1;	/* both copies of one position */
+		deg0 = atomic64_read(&ore_stats.degraded_reads);
+		ore_store_set_failed(ot_comp_store(e, a), true);
+		if (l->parity == 2 || (l->parity && l->mirrors_p1 > 1))
+			ore_store_set_failed(ot_comp_store(e, b), true);
+		/*
+		 * Rebuilt from parity, so degraded: unless only RAID4's P
+		 * component failed (reads do not need it) or a mirror could
+		 * stand in.
+		 */
+		rebuilt = l->parity &&
+			  !(l->raid_algorithm == ORE_RAID4 &&
+			    ot_pos(l, 0, l->data_width) == a / l->mirrors_p1);
+		if (ot_eng_check_read(e, 0, e->size, !!(t & 1), &res) &&
+		    rebuilt) {
+			OT_EXPECT(ctx, res.degraded,
+				  "failed components %u, %u: not degraded",
+				  a, b);
+			OT_EXPECT(ctx, res.failed_comp >= 0, "no failed_comp");
+			OT_EXPECT(ctx, atomic64_read(&ore_stats.degraded_reads) >
+				  deg0, "degraded_reads not counted");
+		}
+		/* A small read across the failure too. */
+		ot_eng_check_read(e, l->stripe_unit - PAGE_SIZE,
+				  ot_eng_len(e, l->stripe_unit + 3 * PAGE_SIZE +
+					     519), false, NULL);
+		ore_store_set_failed(ot_comp_store(e, a), false);
+		ore_store_set_failed(ot_comp_store(e, b), false);
+	}
+}
+
+/*
+ * Writes with one store failed: they succeed degraded and read back right
+ * while it stays failed. Then everything is rewritten whole, which brings
+ * the stale component up to date again.
+ */
+static void ot_eng_degraded_writes(struct ot_eng *e)
+{
+	const struct ore_layout *l = &e->layout;
+	struct ot_ctx *ctx = e->ctx;
+	struct ot_eng_res res;
+	u32 a = 1 % l->num_comps;
+	unsigned int r;
+	int err;
+
+	if (!l->parity && l->mirrors_p1 == 1)
+		return;
+	ore_store_set_failed(ot_comp_store(e, a), true);
+	for (r = 0; r < 8; r++) {
+		u64 off = (u64)ot_rand(ctx, e->size / PAGE_SIZE) * PAGE_SIZE;
+		u64 len = min_t(u64, e->size - off,
+				(1 + ot_rand(ctx, 64)) * PAGE_SIZE);
+
+		ot_fill(ctx, e->shadow + off, len);
+		err = ot_eng_write(e, off, len, r & 1, false, NULL, &res);
+		OT_EXPECT(ctx, !err, "degraded write %llu+%llu: %d", off, len,
+			  err);
+	}
+	ot_eng_check_read(e, 0, e->size, false, NULL);
+	ore_store_set_failed(ot_comp_store(e, a), false);
+	err = ot_eng_write(e, 0, e->size, false, false, NULL, &res);
+	OT_EXPECT(ctx, !err && !res.degraded && !res.partial, "rewrite: %d",
+		  err);
+}
+
+/* Truncate through the engine (file stores only: block stores keep data). */
+static void ot_eng_truncate(struct ot_eng *e)
+{
+	struct ot_ctx *ctx = e->ctx;
+	u64 size, len = 0;
+
+	if (e->bdev)
+		return;
+	OT_EXPECT_EQ(ctx, ore_length(&e->layout, &e->oc, &len), 0);
+	OT_EXPECT_EQ(ctx, len, e->max_end);
+	size = e->size / 2 + ot_rand(ctx, e->size / 2);
+	OT_EXPECT_EQ(ctx, ore_truncate(&e->layout, &e->oc, size), 0);
+	memset(e->shadow + size, 0, e->size - size);
+	OT_EXPECT_EQ(ctx, ore_length(&e->layout, &e->oc, &len), 0);
+	OT_EXPECT_EQ(ctx, len, size);
+	ot_eng_check_read(e, 0, e->size, false, NULL);
+	ot_eng_verify(e);
+}
+
+static void ot_eng_layout_case(struct ot_ctx *ctx, const struct ore_layout *l,
+			       bool bdev, u64 oid)
+{
+	long long live0 = atomic64_read(&ore_stats.ios_live);
+	struct ot_eng e;
+
+	if (!ot_eng_init(&e, ctx, l, bdev, oid, oid))
+		return;
+	if (ot_eng_random(&e, 120) && ot_eng_verify(&e)) {
+		ot_eng_degraded_reads(&e);
+		ot_eng_degraded_writes(&e);
+		if (ot_eng_verify(&e))
+			ot_eng_truncate(&e);
+	}
+	ot_eng_remove(&e);
+	ot_eng_put(&e);
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), live0);
+}
+
+#define OT_L(alg, su, gw, depth, count, m) \
+	{ .raid_algorithm = (alg), .stripe_unit = (su), .group_width = (gw), \
+	  .group_depth = (depth), .group_count = (count), .mirrors_p1 = (m) }
+
+/* The layouts of the round-trip cases, named in ot_engine_cases[]. */
+static const struct ore_layout ot_layouts[] = {
+	OT_L(ORE_RAID0, 65536, 4, 1, 1, 1),	/* raid0 */
+	OT_L(ORE_RAID0, 16384, 2, 3, 2, 1),	/* raid0_groups */
+	OT_L(ORE_RAID0, 32768, 2, 1, 1, 2),	/* raid1 */
+	OT_L(ORE_RAID4, 16384, 4, 1, 1, 1),	/* raid4 */
+	OT_L(ORE_RAID5, 65536, 4, 1, 1, 1),	/* raid5 */
+	OT_L(ORE_RAID5, 16384, 3, 3, 2, 1),	/* raid5_groups */
+	OT_L(ORE_RAID5, 8192, 4, 1, 1, 2),	/* raid5_mirrored */
+	OT_L(ORE_RAID6, 8192, 6, 1, 1, 1),	/* raid6 */
+	OT_L(ORE_RAID6, 4096, 4, 2, 2, 1),	/* raid6_groups */
+	OT_L(ORE_RAID6, 4096, 8, 1, 1, 1),	/* raid6_wide */
+};
+
+/* Case arg: the index in ot_layouts[]. */
+static void ot_eng_file(struct ot_ctx *ctx)
+{
+	ot_eng_layout_case(ctx, &ot_layouts[ctx->arg], false,
+			   0x20000 + ctx->arg);
+}
+
+static void ot_eng_bdev(struct ot_ctx *ctx)
+{
+	ot_eng_layout_case(ctx, &ot_layouts[ctx->arg], true,
+			   0x20100 + ctx->arg);
+}
+
+/*
+ * Read-4-write counts on one stripe: a full stripe asks nothing and reads
+ * nothing; a 4 KiB write asks the cache for the dw - 1 other data pages of
+ * its page row, then reads rmw (old data + old P: 2) or rcw (dw - 1, or 0
+ * when the cache gave uptodate pages), whichever is fewer, RAID6 always rcw.
+ */
+static void ot_eng_r4w_one(struct ot_ctx *ctx, const struct ore_layout *l,
+			   u64 oid)
+{
+	long long rmw0, rcw0, full0;
+	struct ot_r4w r4w = {};
+	struct ot_eng_res res;
+	struct ot_eng e;
+	u32 dw, expect_reads;
+	bool rmw;
+	u64 U, at;
+	int err, give;
+
+	if (!ot_eng_init(&e, ctx, l, false, oid, 0))
+		return;
+	dw = e.layout.data_width;
+	U = e.layout.stripe_length;
+	r4w.e = &e;
+
+	/* A full stripe: the second one, written whole. */
+	ot_fill(ctx, e.shadow + U, U);
+	full0 = atomic64_read(&ore_stats.full_stripes);
+	err = ot_eng_write(&e, U, U, false, false, &r4w, &res);
+	OT_EXPECT_EQ(ctx, err, 0);
+	OT_EXPECT_EQ(ctx, atomic_read(&r4w.gets), 0);
+	OT_EXPECT_EQ(ctx, res.reads, 0);
+	OT_EXPECT_EQ(ctx, res.full, 1);
+	OT_EXPECT_EQ(ctx, res.partial, 0);
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.full_stripes), full0 + 1);
+
+	for (give = 0; give < 2; give++) {
+		/* 4 KiB at page 1 of data column 0 of that stripe. */
+		at = U + PAGE_SIZE + give * 2 * PAGE_SIZE;
+		r4w.give = give;
+		atomic_set(&r4w.gets, 0);
+		atomic_set(&r4w.puts, 0);
+		atomic_set(&r4w.puts_uptodate, 0);
+		rmw0 = atomic64_read(&ore_stats.rmw_stripes);
+		rcw0 = atomic64_read(&ore_stats.rcw_stripes);
+		ot_fill(ctx, e.shadow + at, PAGE_SIZE);
+		err = ot_eng_write(&e, at, PAGE_SIZE, give, false, &r4w, &res);
+		OT_EXPECT_EQ(ctx, err, 0);
+		OT_EXPECT_EQ(ctx, atomic_read(&r4w.gets), dw - 1);
+		OT_EXPECT_EQ(ctx, res.r4w_pages, dw - 1);
+		OT_EXPECT_EQ(ctx, res.partial, 1);
+		OT_EXPECT_EQ(ctx, res.full, 0);
+		rmw = !give && e.layout.parity == 1 && 2 < dw - 1;
+		expect_reads = give ? 0 : rmw ? 2 : dw - 1;
+		OT_EXPECT_EQ(ctx, res.reads, expect_reads);
+		OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.rmw_stripes),
+			     rmw0 + rmw);
+		OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.rcw_stripes),
+			     rcw0 + !rmw);
+		if (give) {
+			OT_EXPECT_EQ(ctx, atomic_read(&r4w.puts), dw - 1);
+			OT_EXPECT_EQ(ctx, atomic_read(&r4w.puts_uptodate),
+				     dw - 1);
+		}
+	}
+	ot_eng_check_read(&e, 0, e.size, false, NULL);
+	ot_eng_verify(&e);
+	ot_eng_remove(&e);
+	ot_eng_put(&e);
+}
+
+static void ot_eng_r4w(struct ot_ctx *ctx)
+{
+	static const struct ore_layout layouts[] = {
+		OT_L(ORE_RAID5, 65536, 5, 1, 1, 1),	/* rmw: 2 < 3 */
+		OT_L(ORE_RAID5, 16384, 3, 1, 1, 1),	/* rcw: 1 < 2 */
+		OT_L(ORE_RAID4, 16384, 4, 1, 1, 1),	/* rcw: 2 = 2 */
+		OT_L(ORE_RAID6, 16384, 6, 1, 1, 1),	/* rcw always */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(layouts) && !ctx->failed; i++)
+		ot_eng_r4w_one(ctx, &layouts[i], 0x20200 + i);
+}
+
+/* Layouts ore_verify_layout() must reject, and some it must take. */
+static void ot_eng_verify_layout(struct ot_ctx *ctx)
+{
+	static const struct {
+		struct ore_layout l;
+		u32 devs;
+	} bad[] = {
+		{ OT_L(ORE_RAID0, 0, 2, 1, 1, 1), 8 },		/* su 0 */
+		{ OT_L(ORE_RAID0, 6144, 2, 1, 1, 1), 8 },	/* su % page */
+		{ OT_L(ORE_RAID0, 32 << 20, 2, 1, 1, 1), 8 },	/* su > 16M */
+		{ OT_L(ORE_RAID0, 4096, 0, 1, 1, 1), 8 },	/* gw 0 */
+		{ OT_L(ORE_RAID5, 4096, 1, 1, 1, 1), 8 },	/* gw = parity */
+		{ OT_L(ORE_RAID6, 4096, 2, 1, 1, 1), 8 },	/* gw = parity */
+		{ OT_L(ORE_RAID0, 4096, 33, 1, 1, 1), 64 },	/* gw > 32 */
+		{ OT_L(ORE_RAID0, 4096, 2, 0, 1, 1), 8 },	/* depth 0 */
+		{ OT_L(ORE_RAID0, 4096, 2, 1, 0, 1), 8 },	/* count 0 */
+		{ OT_L(ORE_RAID0, 4096, 2, 1, 1, 0), 8 },	/* mirrors 0 */
+		{ OT_L(ORE_RAID0, 4096, 1, 1, 1, 9), 16 },	/* mirrors > 8 */
+		{ OT_L(3, 4096, 4, 1, 1, 1), 8 },		/* raid 3 */
+		{ OT_L(ORE_RAID5, 4096, 4, 1, 2, 1), 7 },	/* 8 comps, 7 devs */
+		{ OT_L(ORE_RAID0, 4096, 32, 1, 8, 8), 4096 },	/* 2048 comps */
+	};
+	static const struct {
+		struct ore_layout l;
+		u32 devs, dw;
+		u64 U, S;
+	} good[] = {
+		{ OT_L(ORE_RAID0, 4096, 1, 1, 1, 1), 1, 1, 4096, 4096 },
+		{ OT_L(ORE_RAID5, 65536, 5, 2, 3, 1), 15, 4, 262144, 1572864 },
+		{ OT_L(ORE_RAID6, 8192, 6, 1, 1, 2), 12, 4, 32768, 32768 },
+		{ OT_L(ORE_RAID4, 4096, 2, 7, 1, 1), 2, 1, 4096, 28672 },
+	};
+	struct ore_layout l;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		l = bad[i].l;
+		if (!OT_EXPECT_EQ(ctx, ore_verify_layout(bad[i].devs, &l),
+				  -EINVAL))
+			ot_diag(ctx, "bad layout %u accepted", i);
+	}
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		l = good[i].l;
+		if (!OT_EXPECT_EQ(ctx, ore_verify_layout(good[i].devs, &l), 0))
+			continue;
+		OT_EXPECT_EQ(ctx, l.data_width, good[i].dw);
+		OT_EXPECT_EQ(ctx, l.stripe_length, good[i].U);
+		OT_EXPECT_EQ(ctx, l.super_stripe, good[i].S);
+		OT_EXPECT_EQ(ctx, l.num_comps, good[i].devs);
+	}
+}
+
+/* The model agrees with ore_calc_stripe_info() on every page of a layout. */
+static void ot_eng_model(struct ot_ctx *ctx)
+{
+	static const struct ore_layout layouts[] = {
+		OT_L(ORE_RAID5, 8192, 5, 3, 2, 1),
+		OT_L(ORE_RAID6, 4096, 7, 2, 3, 2),
+		OT_L(ORE_RAID4, 4096, 3, 1, 2, 1),
+	};
+	struct ore_striping_info si;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(layouts); i++) {
+		struct ore_layout l = layouts[i];
+		u64 loff, row, off;
+		u32 g, col, n = 0;
+
+		if (!OT_EXPECT_EQ(ctx, ore_verify_layout(64, &l), 0))
+			continue;
+		for (loff = 0; loff < 7 * l.super_stripe && n < 4;
+		     loff += PAGE_SIZE) {
+			ot_map(&l, loff, &g, &row, &col, &off);
+			ore_calc_stripe_info(&l, loff, &si);
+			if (si.obj_offset != off || si.group != g ||
+			    si.row != row || si.col != col ||
+			    si.dev != ot_comp(&l, g, ot_pos(&l, row, col), 0) ||
+			    si.par_dev != ot_comp(&l, g, ot_pos(&l, row,
+							l.data_width), 0) ||
+			    (l.parity == 2 &&
+			     si.q_dev != ot_comp(&l, g, ot_pos(&l, row,
+						l.data_width + 1), 0))) {
+				ot_fail(ctx, __LINE__,
+					"layout %u offset %llu: dev %u par %u q %u obj %llu, model group %u row %llu col %u obj %llu",
+					i, loff, si.dev, si.par_dev, si.q_dev,
+					si.obj_offset, g, row, col, off);
+				n++;
+			}
+		}
+	}
+}
+
+static void ot_eng_no_leaks(struct ot_ctx *ctx)
+{
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), 0);
 }
 
 const struct ot_case ot_engine_cases[] = {
-	{ "engine", ot_engine_pending },
+	{ "engine_verify_layout", ot_eng_verify_layout },
+	{ "engine_layout_model", ot_eng_model },
+	{ "engine_raid0_file_stores", ot_eng_file, 0 },
+	{ "engine_raid0_block_stores", ot_eng_bdev, 0 },
+	{ "engine_raid0_groups_file_stores", ot_eng_file, 1 },
+	{ "engine_raid0_groups_block_stores", ot_eng_bdev, 1 },
+	{ "engine_raid1_file_stores", ot_eng_file, 2 },
+	{ "engine_raid1_block_stores", ot_eng_bdev, 2 },
+	{ "engine_raid4_file_stores", ot_eng_file, 3 },
+	{ "engine_raid4_block_stores", ot_eng_bdev, 3 },
+	{ "engine_raid5_file_stores", ot_eng_file, 4 },
+	{ "engine_raid5_block_stores", ot_eng_bdev, 4 },
+	{ "engine_raid5_groups_file_stores", ot_eng_file, 5 },
+	{ "engine_raid5_groups_block_stores", ot_eng_bdev, 5 },
+	{ "engine_raid5_mirrored_file_stores", ot_eng_file, 6 },
+	{ "engine_raid5_mirrored_block_stores", ot_eng_bdev, 6 },
+	{ "engine_raid6_file_stores", ot_eng_file, 7 },
+	{ "engine_raid6_block_stores", ot_eng_bdev, 7 },
+	{ "engine_raid6_groups_file_stores", ot_eng_file, 8 },
+	{ "engine_raid6_groups_block_stores", ot_eng_bdev, 8 },
+	{ "engine_raid6_wide_file_stores", ot_eng_file, 9 },
+	{ "engine_raid6_wide_block_stores", ot_eng_bdev, 9 },
+	{ "engine_r4w_counts", ot_eng_r4w },
+	{ "engine_no_leaked_io_states", ot_eng_no_leaks },
 };
 
 const unsigned int ot_nr_engine_cases = ARRAY_SIZE(ot_engine_cases);

@@ -228,6 +228,7 @@ static void ot_run(struct ot_ctx *ctx, const struct ot_case *c)
 	ctx->failed = false;
 	ctx->skip = NULL;
 	ctx->nr_msgs = 0;
+	ctx->arg = c->arg;
 	ot_case_name = c->name;
 	c->run(ctx);
 	ot_case_no++;

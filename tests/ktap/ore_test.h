@@ -28,6 +28,7 @@
  * @failed: the running case reported a failure
  * @skip: the running case is skipped, and why
  * @nr_msgs: diagnostics printed by the running case
+ * @arg: &ot_case.arg of the running case
  */
 struct ot_ctx {
 	char *dirs[OT_MAX_DIRS];
@@ -41,16 +42,19 @@ struct ot_ctx {
 	bool failed;
 	const char *skip;
 	unsigned int nr_msgs;
+	unsigned long arg;
 };
 
 /**
  * struct ot_case - one KTAP result
  * @name: the result's description
  * @run: the test; reports through ot_fail() / ot_skip()
+ * @arg: for @run, in &ot_ctx.arg (one function, several cases)
  */
 struct ot_case {
 	const char *name;
 	void (*run)(struct ot_ctx *ctx);
+	unsigned long arg;
 };
 
 /* main.c */
