@@ -154,9 +154,20 @@ out_unlock:
 int exofs_count_inodes(struct super_block *sb, u64 *count)
 {
 	struct exofs_sb_info *sbi = exofs_sb(sb);
-	u64 bytes = DIV_ROUND_UP(sbi->max_ino, 8);
-	pgoff_t index, last = (bytes - 1) >> PAGE_SHIFT;
+	u64 bytes = DIV_ROUND_UP(sbi->max_ino, 8), stored;
+	pgoff_t index, last;
 	u64 n = 0;
+	int err;
+
+	/* past what the components hold, the bitmap is zeros: skip it */
+	err = ore_length(&sbi->layout, &exofs_i(sbi->ibitmap)->oc, &stored);
+	if (!err && stored < bytes)
+		bytes = stored;
+	if (!bytes) {
+		*count = 0;
+		return 0;
+	}
+	last = (bytes - 1) >> PAGE_SHIFT;
 
 	for (index = 0; index <= last; index++) {
 		size_t len = min_t(u64, PAGE_SIZE, bytes - ((u64)index << PAGE_SHIFT));
