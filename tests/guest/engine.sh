@@ -7,6 +7,7 @@
 # left open).
 #
 # CHECK: engine --disks 6 --disk-size 256M --timeout 600
+# --args seed=N passes another random seed to ore_test.ko.
 . /ore/tests/lib.sh
 
 ktap_plan 7
@@ -69,8 +70,12 @@ if ! ko=$(ore_ko ore); then
 	skip "ore.ko unloads" "ore.ko not built"
 elif load_mod "$ko"; then
 	ok "ore.ko loads"
+	seed=""
+	for a in $ORE_ARGS; do
+		case "$a" in seed=*) seed=$a ;; esac
+	done
 	ktap_module ore_test ore_test ${dirs:+dirs=$dirs} ${bdevs:+bdevs=$bdevs} \
-		${fulldir:+fulldir=$fulldir}
+		${fulldir:+fulldir=$fulldir} $seed
 	if mod_loaded ore_test; then
 		not_ok "ore.ko unloads" "ore_test is still loaded"
 	else
