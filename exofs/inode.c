@@ -467,6 +467,15 @@ static struct page *exofs_r4w_get_page(void *priv, u64 offset, bool *uptodate)
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
 	struct folio *folio;
 
+	/*
+	 * Past EOF the stored data is zeros (whole pages are written with
+	 * their tail zeroed, truncate zeroes the rest of its stripe): no read.
+	 */
+	if (offset >= round_up(i_size_read(inode), PAGE_SIZE)) {
+		atomic64_inc(&sbi->cnt.r4w_hits);
+		*uptodate = true;
+		return ZERO_PAGE(0);
+	}
 	*uptodate = false;
 	folio = filemap_get_folio(inode->i_mapping, offset >> PAGE_SHIFT);
 	if (IS_ERR(folio))
@@ -491,6 +500,8 @@ static void exofs_r4w_put_page(void *priv, struct page *page, bool uptodate)
 {
 	struct folio *folio = page_folio(page);
 
+	if (page == ZERO_PAGE(0))
+		return;
 	folio_unlock(folio);
 	folio_put(folio);
 }
