@@ -131,7 +131,7 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 	struct ore_batch *batch = sub->batch;
 
 	if (sio->error) {
-		atomic_inc(&sio->store->nr_errors);
+		/* the store counted it in nr_errors */
 		pr_err_ratelimited(ORE_PFX "%s of object 0x%llx component %u on store %s at offset %llu len %u failed: %d\n",
 				   sio->write ? "write" : "read", sio->oid,
 				   sub->comp, sio->store->name, sio->offset,
@@ -228,8 +228,11 @@ static u32 ore_pick_mirror(struct ore_io_state *ios, u32 group, u32 pos,
 		u32 comp = ore_layout_comp(layout, group, pos, mirror);
 
 		if (!ore_store_failed(ore_comp_store(ios->oc, comp)) &&
-		    !test_bit(comp, ios->failed_mask))
+		    !test_bit(comp, ios->failed_mask)) {
+			if (k)		/* the preferred copy is gone */
+				ios->degraded = true;
 			return mirror;
+		}
 	}
 	return (u32)(row % m);
 }
@@ -556,7 +559,11 @@ static int ore_check_range(struct ore_io_state *ios, u64 *len)
 		       ios->oc->oid, ios->offset, ios->length);
 		return -EINVAL;
 	}
-	if (ios->kind == ORE_IO_WRITE && ios->layout->parity)
+	/*
+	 * Reads fill whole pages (block stores take whole sectors only);
+	 * parity writes cover whole pages.
+	 */
+	if (ios->kind == ORE_IO_READ || ios->layout->parity)
 		l = round_up(l, PAGE_SIZE);
 	if (ios->nr_pages < DIV_ROUND_UP(l, PAGE_SIZE)) {
 		pr_err(ORE_PFX "object 0x%llx: %u pages for %llu bytes\n",

@@ -170,7 +170,7 @@ enum ore_io_kind {
  * @layout: the object's layout (verified)
  * @oc: the object's components
  * @offset: logical byte offset (page aligned)
- * @length: bytes; a parity write is extended to the end of its last page
+ * @length: bytes; a read fills, and a parity write covers, whole pages
  * @pages: the memory, page i holds logical bytes offset + i * PAGE_SIZE
  * @nr_pages: entries in @pages
  * @r4w: read-4-write callbacks for partial-stripe parity writes, or NULL
