@@ -269,10 +269,12 @@ static int ore_map_data(struct ore_batch *batch, u64 loff, u64 len,
 			u32 l = min_t(u64, PAGE_SIZE, chunk - done);
 
 			for (m = first_m; m <= last_m; m++) {
-				err = ore_batch_add(batch,
-					ore_layout_comp(layout, si.group, pos, m),
-					si.obj_offset + done, pages[idx], 0, l,
-					write);
+				u32 comp = ore_layout_comp(layout, si.group,
+							   pos, m);
+
+				err = ore_batch_add(batch, comp,
+						    si.obj_offset + done,
+						    pages[idx], 0, l, write);
 				if (err)
 					return err;
 			}
@@ -1321,8 +1323,7 @@ EXPORT_SYMBOL_GPL(ore_verify_layout);
  * enough components, else the first error.
  */
 static int ore_for_each_comp(struct ore_io_state *ios,
-			     int (*op)(struct ore_store *store, u32 comp,
-				       u64 oid, void *arg),
+			     int (*op)(struct ore_store *, u32, u64, void *),
 			     void *arg, int ignore)
 {
 	const struct ore_layout *layout = ios->layout;

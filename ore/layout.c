@@ -192,14 +192,18 @@ void ore_calc_stripe_info(const struct ore_layout *layout, u64 offset,
 				  ore_layout_stripe_pos(layout, row, col), 0);
 	si->par_dev = 0;
 	si->q_dev = 0;
-	if (layout->parity)
-		si->par_dev = ore_layout_comp(layout, group,
-			ore_layout_stripe_pos(layout, row, layout->data_width),
-			0);
-	if (layout->parity > 1)
-		si->q_dev = ore_layout_comp(layout, group,
-			ore_layout_stripe_pos(layout, row,
-					      layout->data_width + 1), 0);
+	if (layout->parity) {
+		u32 p_pos = ore_layout_stripe_pos(layout, row,
+						  layout->data_width);
+
+		si->par_dev = ore_layout_comp(layout, group, p_pos, 0);
+	}
+	if (layout->parity > 1) {
+		u32 q_pos = ore_layout_stripe_pos(layout, row,
+						  layout->data_width + 1);
+
+		si->q_dev = ore_layout_comp(layout, group, q_pos, 0);
+	}
 }
 EXPORT_SYMBOL_GPL(ore_calc_stripe_info);
 

@@ -264,6 +264,7 @@ struct ore_stats {
 	atomic64_t store_dio;		/* file store I/Os done as direct I/O */
 	atomic64_t store_buffered;	/* file store I/Os done buffered */
 };
+
 extern struct ore_stats ore_stats;
 
 #endif /* _ORE_ORE_H */
