@@ -522,6 +522,42 @@ static void report_bad(struct ore_user_report *rep, int comp, uint64_t off,
 	rep->first_bad_what = what;
 }
 
+/*
+ * The first stripe row >= @row of @group where any component holds data,
+ * by SEEK_DATA on the components (a row that is a hole everywhere is
+ * zeros, and zeros are consistent parity). Components that cannot say
+ * (block devices, SEEK_DATA unsupported) give @row itself.
+ */
+static uint64_t next_data_row(const struct ore_user_obj *obj, uint32_t group,
+			      uint64_t row)
+{
+	const struct ore_layout *l = &obj->layout;
+	uint32_t per_group = l->group_width * l->mirrors_p1, i;
+	uint64_t best = UINT64_MAX;
+
+	for (i = 0; i < per_group; i++) {
+		const struct ore_user_comp *c =
+			&obj->comps[group * per_group + i];
+		off_t want = (off_t)(c->base + row * l->stripe_unit), got;
+		uint64_t r;
+
+		if (c->fd < 0)
+			continue;
+		got = lseek(c->fd, want, SEEK_DATA);
+		if (got < 0) {
+			if (errno == ENXIO)
+				continue;	/* no data from here on */
+			return row;
+		}
+		r = ((uint64_t)got - c->base) / l->stripe_unit;
+		if (r < best)
+			best = r;
+		if (best <= row)
+			return row;
+	}
+	return best;
+}
+
 int ore_user_check(struct ore_user_obj *obj, uint64_t size,
 		   struct ore_user_report *rep)
 {
@@ -551,7 +587,7 @@ int ore_user_check(struct ore_user_obj *obj, uint64_t size,
 
 		for (r = 0;; r++) {
 			uint64_t M = r / l->group_depth, N = r % l->group_depth;
-			uint64_t start = M * l->super_stripe +
+			uint64_t nr, start = M * l->super_stripe +
 					 g * l->group_length +
 					 N * l->stripe_length;
 			uint32_t c, m;
@@ -559,6 +595,13 @@ int ore_user_check(struct ore_user_obj *obj, uint64_t size,
 
 			if (start >= size)
 				break;
+			nr = next_data_row(obj, g, r);
+			if (nr == UINT64_MAX)
+				break;		/* holes to the end */
+			if (nr > r) {
+				r = nr - 1;	/* rows r .. nr - 1 are holes */
+				continue;
+			}
 			rb.group = g;
 			rb.row = r;
 			rep->rows++;

@@ -595,6 +595,47 @@ static void test_stores(void)
 	rmdir(tmpl);
 }
 
+/* The checker skips holes (SEEK_DATA) of a sparse object beyond 4 GiB. */
+static void test_sparse_check(void)
+{
+	struct ore_layout l = { .stripe_unit = 65536, .group_width = 4,
+				.group_depth = 1, .group_count = 1,
+				.mirrors_p1 = 1, .raid_algorithm = ORE_RAID5 };
+	struct ore_user_comp c[4];
+	struct ore_user_obj o;
+	struct ore_user_report rep;
+	const char *why;
+	uint8_t buf[70000], b = 0;
+	uint64_t far = 5ull << 30;
+	int i, r1, r2;
+
+	for (i = 0; i < 4; i++) {
+		FILE *f = tmpfile();
+
+		c[i].fd = dup(fileno(f));
+		c[i].base = 0;
+		fclose(f);
+	}
+	fill_random(buf, sizeof(buf));
+	ore_user_init(&o, &l, 4, c, &why);
+	ore_user_write(&o, far, buf, sizeof(buf));
+	ore_user_write(&o, 100, buf, 5000);
+	r1 = ore_user_check(&o, far + sizeof(buf), &rep);
+	result(r1 == 0 && rep.rows <= 4,
+	       "sparse 5 GiB object: checker visits only the %llu rows with data",
+	       (unsigned long long)rep.rows);
+	if (pread(c[1].fd, &b, 1, 16) != 1)
+		b = 0;
+	b ^= 1;
+	if (pwrite(c[1].fd, &b, 1, 16) != 1)
+		b = 0;
+	r2 = ore_user_check(&o, far + sizeof(buf), &rep);
+	result(r2 == 1 && rep.bad_parity == 1,
+	       "sparse object: a flipped byte is still found");
+	for (i = 0; i < 4; i++)
+		close(c[i].fd);
+}
+
 int main(void)
 {
 	static const struct {
@@ -624,6 +665,7 @@ int main(void)
 	test_gf();
 	test_recover();
 	test_stores();
+	test_sparse_check();
 	for (i = 0; i < sizeof(L) / sizeof(L[0]); i++)
 		test_layout(L[i].alg, L[i].su, L[i].gw, L[i].D, L[i].G,
 			    L[i].mp1, L[i].size);
