@@ -1113,6 +1113,35 @@ struct inode *exofs_internal_inode(struct super_block *sb, unsigned long ino,
 }
 
 /*
+ * Allocate an inode number whose record is free. A set record under a
+ * clear bit means a damaged bitmap: the bit stays set (the inode is in
+ * use) and the search goes on.
+ */
+static int exofs_alloc_free_ino(struct super_block *sb, unsigned long *pino)
+{
+	struct exofs_inode *rec;
+	struct folio *folio;
+	int tries, err;
+	bool busy;
+
+	for (tries = 0; tries < 16; tries++) {
+		err = exofs_alloc_ino(sb, pino);
+		if (err)
+			return err;
+		folio = exofs_get_record(sb, *pino, &rec);
+		if (IS_ERR(folio))
+			return PTR_ERR(folio);
+		busy = !exofs_rec_is_free(rec);
+		folio_release_kmap(folio, rec);
+		if (!busy)
+			return 0;
+		exofs_err(sb, __func__, "inode %lu is free in the bitmap but has a record: bitmap damaged, inode kept",
+			  *pino);
+	}
+	return -EFSCORRUPTED;
+}
+
+/*
  * A new inode of @mode in @dir: allocates an inode number and writes the
  * record. The caller links it and, on failure, drops it (nlink 0 frees it).
  */
@@ -1130,7 +1159,7 @@ struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	oi = exofs_i(inode);
-	err = exofs_alloc_ino(sb, &ino);
+	err = exofs_alloc_free_ino(sb, &ino);
 	if (err) {
 		make_bad_inode(inode);
 		iput(inode);
@@ -1148,9 +1177,9 @@ struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 	set_bit(EXOFS_I_NEW_LINK, &oi->state);
 
 	if (insert_inode_locked(inode) < 0) {
+		/* in use after all: its bit stays set */
 		exofs_err(sb, __func__, "inode %lu allocated twice (bitmap corrupt?)",
 			  ino);
-		exofs_free_ino(sb, ino);
 		make_bad_inode(inode);
 		iput(inode);
 		return ERR_PTR(-EFSCORRUPTED);

@@ -6,7 +6,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 22
+ktap_plan 26
 
 M=$EXOFS_MNT
 mark=$(dmesg_lines)
@@ -55,8 +55,24 @@ check "everything is there after remount" sh -c "
 	dd if=$M/big2 bs=64k skip=$((5 * 16384)) 2>/dev/null | cmp - /tmp/big -n 65536 &&
 	[ \$(dd if=$M/big2 bs=64k count=1 skip=100 2>/dev/null | tr -d '\0' | wc -c) = 0 ]"
 check "rm -r and rmdir" sh -c "rm -r $M/d1 && rm $M/big2 && [ ! -e $M/d1 ]"
+check "remount read-only refuses writes" sh -c \
+	"mount -o remount,ro $M && ! touch $M/ro 2>/dev/null && grep -q '^none $M exofs ro' /proc/mounts"
+check "remount read-write accepts writes" sh -c \
+	"mount -o remount,rw $M && touch $M/rw && [ -e $M/rw ]"
 check "umount again" exofs_umount
 check "fsck.exofs is clean" exofs_fsck
+
+# One store's superblock copy damaged (a label byte): repaired from the rest.
+set -- $EXOFS_STORES
+printf 'X' | dd of=$2/10000 bs=1 seek=60 conv=notrunc 2>/dev/null
+m2=$(dmesg_lines)
+check "a damaged superblock copy is used from the others and rewritten" sh -c \
+	"mount -t exofs -o stores=$(stores_opt) none $M && [ -e $M/rw ] && umount $M &&
+	 dmesg | tail -n +$((m2 + 1)) | grep -q 'damaged superblock'"
+m2=$(dmesg_lines)
+check "after the rewrite the copy is good again" sh -c \
+	"mount -t exofs -o stores=$(stores_opt) none $M && umount $M &&
+	 ! dmesg | tail -n +$((m2 + 1)) | grep -q 'corrupt\|damaged'"
 
 set -- $EXOFS_STORES
 check "wrong store order is refused" sh -c \
