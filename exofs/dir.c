@@ -249,8 +249,9 @@ static int exofs_readdir(struct file *file, struct dir_context *ctx)
  * Return: the entry (release with folio_release_kmap(*@foliop, entry)),
  * ERR_PTR(-ENOENT) when there is none, or another ERR_PTR.
  */
-struct exofs_dir_entry *exofs_find_entry(struct inode *dir, const struct qstr *child,
-			       struct folio **foliop)
+struct exofs_dir_entry *exofs_find_entry(struct inode *dir,
+					 const struct qstr *child,
+					 struct folio **foliop)
 {
 	const char *name = child->name;
 	int namelen = child->len;

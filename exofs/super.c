@@ -840,11 +840,13 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sbi->next_ino = le64_to_cpu(fsb->s_next_ino);
 	sbi->used_inodes = le64_to_cpu(fsb->s_used_inodes);
 	sp = sbi->layout.stripe_length >> PAGE_SHIFT;
-	if (sp && sp <= EXOFS_WB_MAX_PAGES)
-		sbi->wb_max_pages = max_t(u64, sp,
-			rounddown(EXOFS_WB_MAX_BYTES >> PAGE_SHIFT, sp));
-	else
+	if (sp && sp <= EXOFS_WB_MAX_PAGES) {
+		u64 whole = rounddown(EXOFS_WB_MAX_BYTES >> PAGE_SHIFT, sp);
+
+		sbi->wb_max_pages = max(sp, whole);
+	} else {
 		sbi->wb_max_pages = EXOFS_WB_MAX_PAGES;
+	}
 
 	sb->s_magic = EXOFS_SUPER_MAGIC;
 	sb->s_op = &exofs_sops;
@@ -1176,12 +1178,14 @@ static int __init exofs_init(void)
 	int err;
 
 	/* inline symlink targets are copied to user space from i_data */
-	exofs_inode_cachep = kmem_cache_create_usercopy("exofs_inode_cache",
-				sizeof(struct exofs_i_info), 0,
-				SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
-				offsetof(struct exofs_i_info, i_data),
-				sizeof_field(struct exofs_i_info, i_data),
-				exofs_init_once);
+	exofs_inode_cachep =
+		kmem_cache_create_usercopy("exofs_inode_cache",
+					   sizeof(struct exofs_i_info), 0,
+					   SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
+					   offsetof(struct exofs_i_info, i_data),
+					   sizeof_field(struct exofs_i_info,
+							i_data),
+					   exofs_init_once);
 	if (!exofs_inode_cachep)
 		return -ENOMEM;
 	err = exofs_sysfs_init();

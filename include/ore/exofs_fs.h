@@ -113,8 +113,8 @@ struct exofs_layout_disk {
 };
 
 /* Bits of exofs_dev_entry.flags */
-#define EXOFS_DEV_FL_FAILED	0x1	/* failed while mounted: its objects
-					 * are stale until it is rebuilt */
+/* failed while mounted: its objects are stale until it is rebuilt */
+#define EXOFS_DEV_FL_FAILED	0x1
 #define EXOFS_DEV_FL_KNOWN	EXOFS_DEV_FL_FAILED
 
 /**
