@@ -12,8 +12,9 @@
  * I/O goes through kiocbs on the backing file, as fs/cachefiles/io.c and
  * drivers/block/loop.c do. A request whose offset, length and every bvec
  * are aligned for direct I/O (see ore_file_dio_ok()) is sent as an async
- * IOCB_DIRECT kiocb from ->submit(); every other one, and the remainder of
- * a short direct transfer, runs buffered from the store's workqueue. Both
+ * IOCB_DIRECT kiocb from ->submit() (from the store's workqueue when it
+ * would block: see ore_file_submit_blocks()); every other one, and the
+ * remainder of a short direct transfer, runs buffered from the workqueue. Both
  * run with memalloc_nofs_save(), so that writeback of a filesystem above
  * ORE cannot recurse into its own reclaim through this store. Every VFS
  * call runs with the credentials of whoever opened the store.
@@ -496,16 +497,77 @@ static void ore_file_dio_start(struct ore_file_io *fio)
 	ore_file_io_put(fio);
 }
 
+/*
+ * Would starting @sio here block the submitter? Opening (creating) a file
+ * that is not cached does, and so does a direct write that extends its
+ * file: ext4 and xfs wait for those inside the write call
+ * (IOMAP_DIO_FORCE_WAIT). Exofs writeback submits one file after another,
+ * so such writes go to the store's workqueue, where they wait in parallel.
+ */
+static bool ore_file_submit_blocks(struct ore_file_store *fs,
+				   const struct ore_store_io *sio)
+{
+	struct ore_file_obj *fo;
+	bool blocks;
+
+	if (!sio->write)
+		return false;
+	spin_lock(&fs->lock);
+	fo = ore_file_lookup(fs, sio->oid);
+	spin_unlock(&fs->lock);
+	if (!fo)
+		return true;
+	blocks = sio->offset + sio->len > i_size_read(file_inode(fo->file));
+	ore_file_obj_put(fo, false);
+	return blocks;
+}
+
+/* A request moved to the store's workqueue by ore_file_submit(). */
+struct ore_file_deferred {
+	struct work_struct work;
+	struct ore_store_io *sio;
+};
+
+static void ore_file_start(struct ore_store_io *sio);
+
+static void ore_file_deferred_work(struct work_struct *work)
+{
+	struct ore_file_deferred *d = container_of(work,
+						   struct ore_file_deferred,
+						   work);
+	struct ore_store_io *sio = d->sio;
+
+	kfree(d);
+	ore_file_start(sio);
+}
+
 static void ore_file_submit(struct ore_store_io *sio)
+{
+	struct ore_file_store *fs = to_file_store(sio->store);
+	struct ore_file_deferred *d;
+
+	if (!ore_store_io_start(sio))
+		return;
+	if (ore_file_submit_blocks(fs, sio)) {
+		d = kmalloc(sizeof(*d), GFP_NOIO);
+		if (d) {
+			d->sio = sio;
+			INIT_WORK(&d->work, ore_file_deferred_work);
+			queue_work(fs->wq, &d->work);
+			return;
+		}
+	}
+	ore_file_start(sio);
+}
+
+/* Open the object and start @sio: direct when aligned, else buffered. */
+static void ore_file_start(struct ore_store_io *sio)
 {
 	struct ore_file_store *fs = to_file_store(sio->store);
 	const struct cred *old_cred;
 	struct ore_file_io *fio;
 	struct ore_file_obj *fo;
 	unsigned int nofs;
-
-	if (!ore_store_io_start(sio))
-		return;
 
 	nofs = memalloc_nofs_save();
 	fo = ore_file_get(fs, sio->oid, sio->write);
