@@ -47,7 +47,7 @@
 #include "internal.h"
 
 /* Backing files kept open per store. */
-#define ORE_FILE_CACHE_MAX	1024
+#define ORE_FILE_CACHE_MAX	ORE_FILE_STORE_OPEN_MAX
 #define ORE_FILE_HASH_BITS	6
 /* Room for "%llx" of a u64 and the NUL. */
 #define ORE_FILE_NAME_LEN	17

@@ -98,6 +98,9 @@ struct ore_store {
 	atomic_t nr_errors;
 };
 
+/* Backing files a file store keeps open (least recently used closed first). */
+#define ORE_FILE_STORE_OPEN_MAX	1024
+
 struct ore_store *ore_file_store_open(const char *root, bool create);
 struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 				      void *holder);

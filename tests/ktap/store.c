@@ -25,7 +25,7 @@
 #define OT_OID_CONC	0x2000		/* .. + 7 */
 #define OT_OID_MANY	0x3000		/* .. + OT_MANY - 1 */
 #define OT_OID_FULL	0x4000
-#define OT_MANY		200
+#define OT_MANY		(ORE_FILE_STORE_OPEN_MAX + 64)
 
 /* Bytes of the region the random round trips work in. */
 #define OT_WINDOW	(2u << 20)
@@ -627,7 +627,8 @@ static void ot_file_many_objects(struct ot_ctx *ctx)
 						   data + i * 1024, 1024, true,
 						   false, 0), 0))
 			goto out;
-	OT_EXPECT(ctx, atomic64_read(&ore_stats.store_files) - files0 <= 128,
+	OT_EXPECT(ctx, atomic64_read(&ore_stats.store_files) - files0 <=
+		  ORE_FILE_STORE_OPEN_MAX,
 		  "%lld files open", atomic64_read(&ore_stats.store_files));
 	for (i = 0; i < OT_MANY; i++) {
 		memset(back, 0, 1024);
