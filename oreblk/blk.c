@@ -1,30 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * oreblk block device: blk-mq queue and data path.
+ * oreblk block device: a bio-based disk and its data path.
  *
- * A read or write request is a contiguous logical range (4 KiB logical
- * blocks); its memory is collected as whole pages (bounce pages when a
- * segment is not a whole page) and cut into pieces, each done by one ORE
- * I/O state:
+ * Bio based, as md and dm are: a stacking driver that submits bios to its
+ * members from blk-mq's ->queue_rq would do so from inside the plug flush
+ * that called it, adding the members' requests to the very plug list being
+ * flushed; from ->submit_bio, the members' bios simply wait on
+ * current->bio_list until we return, and the block layer submits them
+ * next (lower devices first), plugged as usual.
+ *
+ * A read or write bio (split to max_bytes, 4 KiB logical blocks) is a
+ * contiguous logical range; its memory is collected as whole pages (bounce
+ * pages when a segment is not a whole page) and cut into pieces, each done
+ * by one ORE I/O state:
  *  - reads and layouts without parity: one piece;
  *  - writes of parity layouts: a partial first stripe, the full stripes,
  *    a partial last stripe. The full stripes never wait for the partial
- *    neighbours of other requests (sequential writes that are not stripe
+ *    neighbours of other bios (sequential writes that are not stripe
  *    aligned share their boundary stripes), and only partial pieces use
  *    the stripe cache.
  * A piece of a redundant layout first locks its stripes (lock.c); reads do
  * so only while the array is degraded, or to redo a read that came back
  * rebuilt from parity (which may have raced with a write of its stripe).
  *
- * Contexts: ->queue_rq may sleep (BLK_MQ_F_BLOCKING: ORE allocates and
- * computes parity in the caller's context); pieces that waited for a lock
- * start from oreblk_wq; ORE's completion runs in any context, and the
- * request ends there.
+ * Contexts: ->submit_bio must not wait for I/O (its own bios to the
+ * members are not submitted before it returns), and nothing here does:
+ * ORE maps and computes full-stripe parity in the caller's context and
+ * plans partial stripes in its own workqueue; pieces that waited for a
+ * lock, and cache flushes (synchronous), run from oreblk_wq. ORE's
+ * completion runs in any context, and the bio ends there.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/highmem.h>
-#include <linux/blk-mq.h>
+#include <linux/wait_bit.h>
 
 #include "internal.h"
 
@@ -35,27 +44,33 @@ static void oreblk_piece_submit(struct oreblk_piece *piece);
 
 static void oreblk_cmd_finish(struct oreblk_cmd *cmd)
 {
-	struct request *rq = cmd->rq;
+	struct oreblk_array *arr = cmd->arr;
+	struct bio *bio = cmd->bio;
 	unsigned int i;
 
 	if (cmd->bounce) {
-		if (req_op(rq) == REQ_OP_READ && !cmd->error) {
-			struct req_iterator iter;
+		if (!cmd->write && !cmd->error) {
+			struct bvec_iter iter;
 			struct bio_vec bv;
 			u64 pos = 0;
 
-			rq_for_each_segment(bv, rq, iter) {
+			bio_for_each_segment(bv, bio, iter) {
 				memcpy_to_page(bv.bv_page, bv.bv_offset,
 					       page_address(cmd->pages[pos >> PAGE_SHIFT]) +
 					       offset_in_page(pos), bv.bv_len);
 				pos += bv.bv_len;
 			}
 		}
-		for (i = 0; i < DIV_ROUND_UP(blk_rq_bytes(rq), PAGE_SIZE); i++)
+		for (i = 0; i < cmd->length >> PAGE_SHIFT; i++)
 			__free_page(cmd->pages[i]);
-		cmd->bounce = false;
 	}
-	blk_mq_end_request(rq, errno_to_blk_status(cmd->error));
+	if (cmd->error)
+		bio->bi_status = errno_to_blk_status(cmd->error);
+	bio_end_io_acct(bio, cmd->start_time);
+	mempool_free(cmd, arr->cmd_pool);
+	bio_endio(bio);
+	if (atomic_dec_and_test(&arr->inflight))
+		wake_up_var(&arr->inflight);
 }
 
 static void oreblk_cmd_put(struct oreblk_cmd *cmd)
@@ -117,7 +132,7 @@ static void oreblk_piece_submit(struct oreblk_piece *piece)
 {
 	struct oreblk_cmd *cmd = piece->cmd;
 	struct oreblk_array *arr = cmd->arr;
-	bool write = req_op(cmd->rq) == REQ_OP_WRITE;
+	bool write = cmd->write;
 	struct ore_io_state *ios;
 	int err;
 
@@ -130,7 +145,7 @@ static void oreblk_piece_submit(struct oreblk_piece *piece)
 	ios->done = oreblk_piece_done;
 	ios->private = piece;
 	if (write) {
-		ios->fua = !!(cmd->rq->cmd_flags & REQ_FUA);
+		ios->fua = !!(cmd->bio->bi_opf & REQ_FUA);
 		if (piece->partial && arr->layout.parity)
 			ios->r4w = &oreblk_r4w_ops;
 	}
@@ -161,8 +176,8 @@ void oreblk_piece_start_work(struct work_struct *work)
 	oreblk_piece_start(container_of(work, struct oreblk_piece, work));
 }
 
-static void oreblk_add_piece(struct oreblk_cmd *cmd, u64 rq_off, u64 offset,
-			     u64 length, bool locked, bool partial)
+static void oreblk_add_piece(struct oreblk_cmd *cmd, u64 offset, u64 length,
+			     bool locked, bool partial)
 {
 	struct oreblk_array *arr = cmd->arr;
 	struct oreblk_piece *piece = &cmd->pieces[cmd->nr_pieces];
@@ -175,7 +190,7 @@ static void oreblk_add_piece(struct oreblk_cmd *cmd, u64 rq_off, u64 offset,
 	piece->cmd = cmd;
 	piece->offset = offset;
 	piece->length = length;
-	piece->pages = &cmd->pages[(offset - rq_off) >> PAGE_SHIFT];
+	piece->pages = &cmd->pages[(offset - cmd->offset) >> PAGE_SHIFT];
 	piece->nr_pages = length >> PAGE_SHIFT;
 	piece->first_stripe = div64_u64(offset, U);
 	piece->last_stripe = div64_u64(offset + length - 1, U);
@@ -188,11 +203,13 @@ static void oreblk_add_piece(struct oreblk_cmd *cmd, u64 rq_off, u64 offset,
 	cmd->nr_pieces++;
 }
 
-/* Cut the request [@off, @off + @len) into pieces. */
-static void oreblk_plan(struct oreblk_cmd *cmd, u64 off, u64 len, bool write)
+/* Cut the bio's range into pieces. */
+static void oreblk_plan(struct oreblk_cmd *cmd)
 {
 	struct oreblk_array *arr = cmd->arr;
-	u64 U = arr->layout.stripe_length, end = off + len;
+	u64 U = arr->layout.stripe_length, off = cmd->offset, len = cmd->length;
+	u64 end = off + len;
+	bool write = cmd->write;
 	u64 a, b;
 	bool lock;
 
@@ -200,39 +217,39 @@ static void oreblk_plan(struct oreblk_cmd *cmd, u64 off, u64 len, bool write)
 	if (!write || !arr->layout.parity) {
 		lock = arr->redundant &&
 		       (write || atomic_read(&arr->nr_failed));
-		oreblk_add_piece(cmd, off, off, len, lock, false);
+		oreblk_add_piece(cmd, off, len, lock, false);
 		return;
 	}
 	a = roundup(off, U);		/* first full stripe */
 	b = rounddown(end, U);		/* end of the last full stripe */
 	if (a >= b) {			/* no full stripe */
 		if (div64_u64(off, U) == div64_u64(end - 1, U)) {
-			oreblk_add_piece(cmd, off, off, len, true, true);
+			oreblk_add_piece(cmd, off, len, true, true);
 			return;
 		}
 		a = b = roundup(off, U);	/* split at the stripe border */
 	}
 	if (off < a)
-		oreblk_add_piece(cmd, off, off, a - off, true, true);
+		oreblk_add_piece(cmd, off, a - off, true, true);
 	if (a < b)
-		oreblk_add_piece(cmd, off, a, b - a, true, false);
+		oreblk_add_piece(cmd, a, b - a, true, false);
 	if (b < end)
-		oreblk_add_piece(cmd, off, b, end - b, true, true);
+		oreblk_add_piece(cmd, b, end - b, true, true);
 }
 
 /*
- * Collect the request's memory as whole pages. Returns 0, or -ENOMEM
- * when bounce pages were needed and could not be had.
+ * Collect the bio's memory as whole pages. Returns 0, or -ENOMEM when
+ * bounce pages were needed and could not be had.
  */
 static int oreblk_map_pages(struct oreblk_cmd *cmd)
 {
-	struct request *rq = cmd->rq;
-	unsigned int n = 0, nr = blk_rq_bytes(rq) >> PAGE_SHIFT, i;
-	struct req_iterator iter;
+	unsigned int n = 0, nr = cmd->length >> PAGE_SHIFT, i;
+	struct bio *bio = cmd->bio;
+	struct bvec_iter iter;
 	struct bio_vec bv;
 	u64 pos = 0;
 
-	rq_for_each_segment(bv, rq, iter) {
+	bio_for_each_segment(bv, bio, iter) {
 		if (bv.bv_offset || bv.bv_len != PAGE_SIZE)
 			goto bounce;
 		cmd->pages[n++] = bv.bv_page;
@@ -249,8 +266,8 @@ bounce:
 		}
 	}
 	cmd->bounce = true;
-	if (req_op(rq) == REQ_OP_WRITE) {
-		rq_for_each_segment(bv, rq, iter) {
+	if (cmd->write) {
+		bio_for_each_segment(bv, bio, iter) {
 			memcpy_from_page(page_address(cmd->pages[pos >> PAGE_SHIFT]) +
 					 offset_in_page(pos), bv.bv_page,
 					 bv.bv_offset, bv.bv_len);
@@ -260,108 +277,102 @@ bounce:
 	return 0;
 }
 
-static void oreblk_flush_work(struct work_struct *work)
+/* Serve the data of @cmd: pieces, locks, ORE. Never waits for I/O. */
+static void oreblk_cmd_start(struct oreblk_cmd *cmd)
 {
-	struct oreblk_cmd *cmd = container_of(work, struct oreblk_cmd, work);
-	struct oreblk_array *arr = cmd->arr;
-
-	cmd->error = ore_flush(&arr->layout, &arr->oc);
-	if (cmd->error)
-		pr_err_ratelimited(OREBLK_PFX "oreblk%d: cache flush failed: %d\n",
-				   arr->index, cmd->error);
-	blk_mq_end_request(cmd->rq, errno_to_blk_status(cmd->error));
-}
-
-static blk_status_t oreblk_queue_rq(struct blk_mq_hw_ctx *hctx,
-				    const struct blk_mq_queue_data *bd)
-{
-	struct request *rq = bd->rq;
-	struct oreblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
-	struct oreblk_array *arr = hctx->queue->queuedata;
-	u64 off = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
-	u64 len = blk_rq_bytes(rq);
-	bool write;
 	unsigned int i;
+	int err;
 
-	cmd->arr = arr;
-	cmd->error = 0;
-	cmd->bounce = false;
-	blk_mq_start_request(rq);
-
-	switch (req_op(rq)) {
-	case REQ_OP_FLUSH:
-		queue_work(oreblk_wq, &cmd->work);
-		return BLK_STS_OK;
-	case REQ_OP_READ:
-		write = false;
-		break;
-	case REQ_OP_WRITE:
-		write = true;
-		break;
-	default:
-		return BLK_STS_NOTSUPP;
+	err = oreblk_map_pages(cmd);
+	if (err) {
+		pr_err_ratelimited(OREBLK_PFX "oreblk%d: no memory for bounce pages of %llu bytes at %llu\n",
+				   cmd->arr->index, cmd->length, cmd->offset);
+		cmd->error = err;
+		oreblk_cmd_finish(cmd);
+		return;
 	}
-	if (!len || (off | len) & (PAGE_SIZE - 1) || off + len > arr->array_size ||
-	    (len >> PAGE_SHIFT) > cmd->max_pages) {
-		pr_err_ratelimited(OREBLK_PFX "oreblk%d: bad request of %llu bytes at %llu\n",
-				   arr->index, len, off);
-		return BLK_STS_IOERR;
-	}
-	if (oreblk_map_pages(cmd))
-		return BLK_STS_RESOURCE;
-
-	oreblk_plan(cmd, off, len, write);
+	oreblk_plan(cmd);
 	atomic_set(&cmd->pending, cmd->nr_pieces + 1);
 	for (i = 0; i < cmd->nr_pieces; i++)
 		oreblk_piece_start(&cmd->pieces[i]);
 	oreblk_cmd_put(cmd);
-	return BLK_STS_OK;
 }
 
-static int oreblk_init_request(struct blk_mq_tag_set *set, struct request *rq,
-			       unsigned int hctx_idx, unsigned int numa_node)
+/* REQ_PREFLUSH: the members' caches first (synchronous), then the data. */
+static void oreblk_flush_work(struct work_struct *work)
 {
-	struct oreblk_array *arr = set->driver_data;
-	struct oreblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct oreblk_cmd *cmd = container_of(work, struct oreblk_cmd, work);
+	struct oreblk_array *arr = cmd->arr;
+	int err;
+
+	err = ore_flush(&arr->layout, &arr->oc);
+	if (err) {
+		pr_err_ratelimited(OREBLK_PFX "oreblk%d: cache flush failed: %d\n",
+				   arr->index, err);
+		cmd->error = err;
+	}
+	if (err || !cmd->length) {
+		oreblk_cmd_finish(cmd);
+		return;
+	}
+	oreblk_cmd_start(cmd);
+}
+
+static void oreblk_submit_bio(struct bio *bio)
+{
+	struct oreblk_array *arr = bio->bi_bdev->bd_disk->private_data;
+	struct oreblk_cmd *cmd;
 	unsigned int i;
 
-	cmd->rq = rq;
-	cmd->arr = arr;
-	cmd->max_pages = arr->max_bytes >> PAGE_SHIFT;
-	cmd->max_ents = DIV_ROUND_UP_ULL(arr->max_bytes,
-					 arr->layout.stripe_length) + 1;
-	cmd->pages = kcalloc_node(cmd->max_pages, sizeof(*cmd->pages),
-				  GFP_KERNEL, numa_node);
-	cmd->ents = kcalloc_node(cmd->max_ents, sizeof(*cmd->ents), GFP_KERNEL,
-				 numa_node);
-	if (!cmd->pages || !cmd->ents) {
-		kfree(cmd->pages);
-		kfree(cmd->ents);
-		return -ENOMEM;
+	bio = bio_split_to_limits(bio);
+	if (!bio)
+		return;
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+		break;
+	default:
+		bio->bi_status = BLK_STS_NOTSUPP;
+		bio_endio(bio);
+		return;
 	}
-	INIT_WORK(&cmd->work, oreblk_flush_work);
+	if (!(bio->bi_opf & REQ_PREFLUSH) && !bio->bi_iter.bi_size) {
+		bio_endio(bio);
+		return;
+	}
+
+	cmd = mempool_alloc(arr->cmd_pool, GFP_NOIO);
+	atomic_inc(&arr->inflight);
+	cmd->arr = arr;
+	cmd->bio = bio;
+	cmd->offset = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	cmd->length = bio->bi_iter.bi_size;
+	cmd->write = bio_op(bio) == REQ_OP_WRITE;
+	cmd->pages = (struct page **)(cmd + 1);
+	cmd->ents = (struct oreblk_lock_ent *)(cmd->pages + arr->max_pages);
+	cmd->nr_pieces = 0;
+	cmd->error = 0;
+	cmd->bounce = false;
 	for (i = 0; i < OREBLK_MAX_PIECES; i++)
 		INIT_WORK(&cmd->pieces[i].work, oreblk_piece_start_work);
-	return 0;
+	cmd->start_time = bio_start_io_acct(bio);
+
+	if ((cmd->offset | cmd->length) & (PAGE_SIZE - 1) ||
+	    cmd->offset + cmd->length > arr->array_size ||
+	    (cmd->length >> PAGE_SHIFT) > arr->max_pages) {
+		pr_err_ratelimited(OREBLK_PFX "oreblk%d: bad bio of %llu bytes at %llu\n",
+				   arr->index, cmd->length, cmd->offset);
+		cmd->error = -EIO;
+		oreblk_cmd_finish(cmd);
+		return;
+	}
+	if (bio->bi_opf & REQ_PREFLUSH) {
+		INIT_WORK(&cmd->work, oreblk_flush_work);
+		queue_work(oreblk_wq, &cmd->work);
+		return;
+	}
+	oreblk_cmd_start(cmd);
 }
-
-static void oreblk_exit_request(struct blk_mq_tag_set *set,
-				struct request *rq, unsigned int hctx_idx)
-{
-	struct oreblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
-
-	kfree(cmd->pages);
-	kfree(cmd->ents);
-}
-
-static const struct blk_mq_ops oreblk_mq_ops = {
-	.queue_rq	= oreblk_queue_rq,
-	.init_request	= oreblk_init_request,
-	.exit_request	= oreblk_exit_request,
-};
-
-/* ------------------------------------------------------------------ */
-/* the gendisk */
 
 static int oreblk_open(struct gendisk *disk, blk_mode_t mode)
 {
@@ -374,12 +385,13 @@ static int oreblk_open(struct gendisk *disk, blk_mode_t mode)
 }
 
 static const struct block_device_operations oreblk_fops = {
-	.owner	= THIS_MODULE,
-	.open	= oreblk_open,
+	.owner		= THIS_MODULE,
+	.submit_bio	= oreblk_submit_bio,
+	.open		= oreblk_open,
 };
 
-/* Largest request: a MiB, or one full stripe when that is larger (4 MiB
- * at most), so that large sequential writes can be done by whole stripes.
+/* Largest bio served whole: a MiB, or one full stripe when that is larger
+ * (4 MiB at most), so that large sequential writes go by whole stripes.
  */
 static u32 oreblk_max_bytes(const struct ore_layout *layout)
 {
@@ -403,40 +415,37 @@ int oreblk_disk_create(struct oreblk_array *arr)
 		.io_min			= layout->stripe_unit,
 		.io_opt			= (unsigned int)layout->stripe_length,
 		.dma_alignment		= PAGE_SIZE - 1,
-		.features		= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA,
+		.features		= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA |
+					  BLK_FEAT_IO_STAT,
 	};
 	struct gendisk *disk;
+	size_t cmd_size;
 	int err;
 
 	arr->max_bytes = oreblk_max_bytes(layout);
+	arr->max_pages = arr->max_bytes >> PAGE_SHIFT;
+	arr->max_ents = DIV_ROUND_UP_ULL(arr->max_bytes, layout->stripe_length) + 1;
 	lim.max_hw_sectors = arr->max_bytes >> SECTOR_SHIFT;
-	lim.max_segments = arr->max_bytes >> PAGE_SHIFT;
 	if (arr->redundant)
 		/* parity and mirrors are computed from the pages as they are */
 		lim.features |= BLK_FEAT_STABLE_WRITES;
 
-	memset(&arr->tag_set, 0, sizeof(arr->tag_set));
-	arr->tag_set.ops = &oreblk_mq_ops;
-	arr->tag_set.nr_hw_queues = 1;
-	arr->tag_set.queue_depth = OREBLK_QUEUE_DEPTH;
-	arr->tag_set.numa_node = NUMA_NO_NODE;
-	arr->tag_set.cmd_size = sizeof(struct oreblk_cmd);
-	arr->tag_set.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING |
-			     BLK_MQ_F_NO_SCHED_BY_DEFAULT;
-	arr->tag_set.driver_data = arr;
-	err = blk_mq_alloc_tag_set(&arr->tag_set);
-	if (err) {
-		pr_err(OREBLK_PFX "oreblk%d: cannot allocate the tag set: %d\n",
-		       arr->index, err);
-		return err;
+	cmd_size = sizeof(struct oreblk_cmd) +
+		   arr->max_pages * sizeof(struct page *) +
+		   arr->max_ents * sizeof(struct oreblk_lock_ent);
+	arr->cmd_pool = mempool_create_kmalloc_pool(OREBLK_MIN_CMDS, cmd_size);
+	if (!arr->cmd_pool) {
+		pr_err(OREBLK_PFX "oreblk%d: no memory for the bio pool\n",
+		       arr->index);
+		return -ENOMEM;
 	}
 
-	disk = blk_mq_alloc_disk(&arr->tag_set, &lim, arr);
+	disk = blk_alloc_disk(&lim, NUMA_NO_NODE);
 	if (IS_ERR(disk)) {
 		err = PTR_ERR(disk);
 		pr_err(OREBLK_PFX "oreblk%d: cannot allocate the disk: %d\n",
 		       arr->index, err);
-		goto out_tags;
+		goto out_pool;
 	}
 	disk->major = oreblk_major;
 	disk->first_minor = arr->index * OREBLK_MINORS;
@@ -459,8 +468,9 @@ int oreblk_disk_create(struct oreblk_array *arr)
 out_disk:
 	arr->disk = NULL;
 	put_disk(disk);
-out_tags:
-	blk_mq_free_tag_set(&arr->tag_set);
+out_pool:
+	mempool_destroy(arr->cmd_pool);
+	arr->cmd_pool = NULL;
 	return err;
 }
 
@@ -473,7 +483,10 @@ void oreblk_disk_destroy(struct oreblk_array *arr)
 	if (!arr->disk)
 		return;
 	del_gendisk(arr->disk);
+	/* a bio-based queue does not count bios after ->submit_bio */
+	wait_var_event(&arr->inflight, !atomic_read(&arr->inflight));
 	put_disk(arr->disk);
 	arr->disk = NULL;
-	blk_mq_free_tag_set(&arr->tag_set);
+	mempool_destroy(arr->cmd_pool);
+	arr->cmd_pool = NULL;
 }

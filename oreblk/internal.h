@@ -14,8 +14,8 @@
 #ifndef _OREBLK_INTERNAL_H
 #define _OREBLK_INTERNAL_H
 
-#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -24,7 +24,7 @@
 
 #define OREBLK_PFX		"oreblk: "
 #define OREBLK_MINORS		16		/* partitions per array */
-#define OREBLK_QUEUE_DEPTH	64
+#define OREBLK_MIN_CMDS		16		/* mempool reserve of bios in flight */
 #define OREBLK_LOCK_BUCKETS	1024		/* stripe lock hash, power of 2 */
 #define OREBLK_CACHE_SHARDS	16		/* stripe cache shards, power of 2 */
 #define OREBLK_CACHE_HASH	64		/* hash buckets per shard */
@@ -37,7 +37,7 @@ struct oreblk_piece;
 /* ---------------------------------------------------------------------
  * lock.c: per-stripe locks, so that two writes of one stripe never race
  * on its parity. A stripe is U = data_width * stripe_unit logical bytes;
- * stripe s covers [s * U, (s + 1) * U). A piece of a request locks its
+ * stripe s covers [s * U, (s + 1) * U). A piece of a bio locks its
  * stripes in ascending order; a stripe that is held makes the piece wait
  * (asynchronously) on the holder, which hands the stripe over when it
  * releases it.
@@ -147,18 +147,18 @@ void oreblk_cache_written(struct oreblk_cache *cache, u64 offset, u64 len,
 extern const struct ore_r4w_ops oreblk_r4w_ops;
 
 /* ---------------------------------------------------------------------
- * blk.c: the block device and its data path.
+ * blk.c: the block device (bio based) and its data path.
  */
 
-/* Largest piece count of one request: a partial head, full middle, tail. */
+/* Largest piece count of one bio: a partial head, full middle, tail. */
 #define OREBLK_MAX_PIECES	3
 
 /**
- * struct oreblk_piece - part of a request done by one ORE I/O state
- * @cmd: the request it belongs to
+ * struct oreblk_piece - part of a bio done by one ORE I/O state
+ * @cmd: the bio it belongs to
  * @offset: logical byte offset
  * @length: bytes
- * @pages: its pages (into the request's page array)
+ * @pages: its pages (into the bio's page array)
  * @nr_pages: entries in @pages
  * @first_stripe: first stripe locked
  * @last_stripe: last stripe locked
@@ -188,28 +188,34 @@ struct oreblk_piece {
 };
 
 /**
- * struct oreblk_cmd - the per-request data of blk-mq (the request's pdu)
+ * struct oreblk_cmd - one bio being served (from the array's mempool)
  * @arr: the array
- * @rq: the request
- * @pages: page i holds logical bytes offset + i * PAGE_SIZE of the request
+ * @bio: the bio
+ * @start_time: for I/O accounting
+ * @offset: logical byte offset of the bio
+ * @length: bytes
+ * @write: a write
+ * @pages: page i holds logical bytes @offset + i * PAGE_SIZE
  * @ents: stripe lock entries for the pieces
- * @max_pages: entries in @pages
- * @max_ents: entries in @ents
  * @pieces: the parts
  * @nr_pieces: parts in use
  * @pending: parts not finished, plus one while starting
  * @error: first error of a part
- * @bounce: @pages are the driver's own (the request's memory was not made
- *	of whole pages): copied in before writes, out after reads
- * @work: flush requests run here
+ * @bounce: @pages are the driver's own (the bio's memory was not made of
+ *	whole pages): copied in before writes, out after reads
+ * @work: runs the cache flush of a REQ_PREFLUSH bio, then its data
+ *
+ * @pages and @ents live in the same allocation, after the struct.
  */
 struct oreblk_cmd {
 	struct oreblk_array *arr;
-	struct request *rq;
+	struct bio *bio;
+	unsigned long start_time;
+	u64 offset;
+	u64 length;
+	bool write;
 	struct page **pages;
 	struct oreblk_lock_ent *ents;
-	unsigned int max_pages;
-	unsigned int max_ents;
 	struct oreblk_piece pieces[OREBLK_MAX_PIECES];
 	unsigned int nr_pieces;
 	atomic_t pending;
@@ -255,7 +261,8 @@ struct oreblk_member {
  * @node: in the list of arrays (main.c)
  * @index: N
  * @disk: the gendisk
- * @tag_set: its blk-mq tag set
+ * @cmd_pool: struct oreblk_cmd allocations (with their arrays)
+ * @inflight: bios being served (the queue does not count them)
  * @layout: the ORE layout (verified)
  * @oc: the ORE components: @stores by member index
  * @stores: store of each member
@@ -272,7 +279,9 @@ struct oreblk_member {
  * @nr_failed: members faulty or missing
  * @fail_work: records member failures (superblocks) from process context
  * @redundant: the layout has parity or mirrors: writes take stripe locks
- * @max_bytes: largest request
+ * @max_bytes: largest bio served whole (larger ones are split)
+ * @max_pages: pages of a bio of @max_bytes
+ * @max_ents: stripe lock entries such a bio may need
  * @locks: stripe locks
  * @cache: stripe cache
  * @missing: the stand-in store of missing members (always failed)
@@ -282,7 +291,8 @@ struct oreblk_array {
 	struct list_head node;
 	int index;
 	struct gendisk *disk;
-	struct blk_mq_tag_set tag_set;
+	mempool_t *cmd_pool;
+	atomic_t inflight;
 	struct ore_layout layout;
 	struct ore_components oc;
 	struct ore_store **stores;
@@ -300,6 +310,8 @@ struct oreblk_array {
 	struct work_struct fail_work;
 	bool redundant;
 	u32 max_bytes;
+	u32 max_pages;
+	u32 max_ents;
 	struct oreblk_locks locks;
 	struct oreblk_cache cache;
 	struct ore_store missing;

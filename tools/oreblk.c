@@ -518,7 +518,7 @@ static int cmd_create(int argc, char **argv)
 	int level = -1, n = -1, mirrors = 0, gcount = 1, gdepth = 1, c, i;
 	int index, nmem, assume_clean = 0, force = 0, *fds = NULL, rc = 1;
 	uint64_t chunk = 64 << 10, size_limit = 0, min_size = UINT64_MAX;
-	uint64_t data_size, unit, array_size;
+	uint64_t data_size, unit, array_size, ctime_now;
 	const char *name = "", *why;
 	struct ore_layout l;
 	struct oreblk_sb *sb = NULL;
@@ -668,6 +668,7 @@ static int cmd_create(int argc, char **argv)
 		err_msg("cannot read /dev/urandom");
 		goto out;
 	}
+	ctime_now = (uint64_t)time(NULL);	/* the same on every member */
 
 	if ((l.parity || l.mirrors_p1 > 1) && !assume_clean) {
 		for (i = 0; i < n; i++)
@@ -695,7 +696,7 @@ static int cmd_create(int argc, char **argv)
 		sb->data_size = htole64(data_size);
 		sb->array_size = htole64(array_size);
 		sb->events = htole64(1);
-		sb->ctime = htole64((uint64_t)time(NULL));
+		sb->ctime = htole64(ctime_now);
 		sb->utime = sb->ctime;
 		strncpy(sb->name, name, OREBLK_NAME_LEN - 1);
 		for (j = 0; j < n; j++)
