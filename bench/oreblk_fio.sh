@@ -1,0 +1,102 @@
+#!/bin/sh
+# oreblk against md, head to head on the same virtio disks, in one guest
+# run (issue 6). fio (the host's, through the 9p share): sequential 1 MiB
+# write and read, 4 KiB random write (read-4-write) and random read,
+# iodepth 16, direct=1, libaio, one job, time based, over the first
+# BENCH_SIZE of each array; RAID5 over 4 disks and RAID6 over 6, chunk 64K.
+#
+#   make bench B=oreblk_fio ARGS="--disks 6 --disk-size 1G"
+#
+# Fairness: every disk is written whole with zeros first, so no array runs
+# on unallocated (sparse) image blocks; then both arrays start clean
+# without a resync: md with --assume-clean, oreblk with --assume-clean
+# (all-zero members have consistent parity for both). md: metadata 1.2,
+# no write-intent bitmap (oreblk has none), default stripe_cache_size
+# (256) and group_thread_cnt (0); oreblk: default stripe_cache_size (512
+# entries of one page per data column). The same region and fio job files
+# for both. Environment: BENCH_RUNTIME (s, default 20), BENCH_SIZE
+# (default 1G), BENCH_JOBS (default "seqwrite seqread randwrite randread").
+. /ore/tests/lib.sh
+
+RUNTIME=${BENCH_RUNTIME:-20}
+SIZE=${BENCH_SIZE:-1G}
+JOBS=${BENCH_JOBS:-seqwrite seqread randwrite randread}
+OUT=/tmp/oreblk_bench
+mkdir -p $OUT
+
+[ "$ORE_DISKS" -ge 6 ] || { echo "needs 6 disks"; exit 1; }
+have_host fio && have_host mdadm || { echo "needs the host's fio and mdadm"; exit 1; }
+insmod /ore/ore.ko && insmod /ore/oreblk.ko || exit 1
+
+echo "== prefill: every disk written whole with zeros"
+for d in /dev/vd[a-f]; do
+	dd if=/dev/zero of="$d" bs=1M oflag=direct 2>/dev/null
+done
+
+# fio_job DEV JOB: run one job, print "MB/s IOPS"
+fio_job() {
+	local dev=$1 job=$2 rw bs f
+	case $job in
+	seqwrite) rw=write bs=1M ;;
+	seqread) rw=read bs=1M ;;
+	randwrite) rw=randwrite bs=4k ;;
+	randread) rw=randread bs=4k ;;
+	esac
+	hostrun fio --name="$job" --filename="$dev" --ioengine=libaio --direct=1 \
+		--iodepth=16 --numjobs=1 --rw=$rw --bs=$bs --size="$SIZE" \
+		--time_based --runtime="$RUNTIME" --ramp_time=2 --randrepeat=1 \
+		--norandommap --minimal > $OUT/fio.out 2> $OUT/fio.err ||
+		{ cat $OUT/fio.err >&2; echo "0 0"; return; }
+	f=$(tail -n 1 $OUT/fio.out)
+	case $rw in
+	*write) echo "$f" | awk -F';' '{ printf "%.1f %d\n", $48 / 1024, $49 }' ;;
+	*) echo "$f" | awk -F';' '{ printf "%.1f %d\n", $7 / 1024, $8 }' ;;
+	esac
+}
+
+# run_all NAME DEV: every job on DEV, results in $OUT/NAME.JOB
+run_all() {
+	local name=$1 dev=$2 job
+	for job in $JOBS; do
+		fio_job "$dev" $job > $OUT/$name.$job
+		echo "   $name $job: $(cat $OUT/$name.$job) (MB/s IOPS)"
+	done
+}
+
+ob_stats() {
+	local s=/sys/block/oreblk0/ore
+	echo "   oreblk stats: stripe cache hits $(cat $s/stripe_cache_hits) misses $(cat $s/stripe_cache_misses) active $(cat $s/stripe_cache_active); stripe lock waits $(cat $s/stripe_lock_waits)"
+}
+
+bench_level() {	# bench_level LEVEL N DEVS...
+	local level=$1 n=$2
+	shift 2
+	echo "== raid$level over $n disks: oreblk"
+	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" "$@" || exit 1
+	run_all "ob$level" /dev/oreblk0
+	ob_stats
+	oreblk stop /dev/oreblk0 || exit 1
+	oreblk wipe "$@"
+	echo "== raid$level over $n disks: md"
+	hostrun mdadm --create /dev/md0 --run --quiet --level="$level" --chunk=64 \
+		--raid-devices="$n" --metadata=1.2 --assume-clean --bitmap=none "$@" </dev/null || exit 1
+	echo "   md: stripe_cache_size $(cat /sys/block/md0/md/stripe_cache_size) group_thread_cnt $(cat /sys/block/md0/md/group_thread_cnt)"
+	run_all "md$level" /dev/md0
+	hostrun mdadm --stop /dev/md0 >/dev/null || exit 1
+	hostrun mdadm --zero-superblock "$@"
+}
+
+bench_level 5 4 /dev/vda /dev/vdb /dev/vdc /dev/vdd
+bench_level 6 6 /dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde /dev/vdf
+
+echo
+echo "== oreblk against md (same disks, chunk 64K, iodepth 16, direct, ${RUNTIME}s per job)"
+printf '%-16s %12s %9s %12s %9s %8s\n' job "oreblk MB/s" IOPS "md MB/s" IOPS ratio
+for level in 5 6; do
+	for job in $JOBS; do
+		set -- $(cat $OUT/ob$level.$job) $(cat $OUT/md$level.$job)
+		ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+		printf '%-16s %12s %9s %12s %9s %8s\n' "raid$level $job" "$1" "$2" "$3" "$4" "$ratio"
+	done
+done
+rmmod oreblk && rmmod ore
