@@ -14,13 +14,28 @@
 # no write-intent bitmap (oreblk has none), default stripe_cache_size
 # (256) and group_thread_cnt (0); oreblk: default stripe_cache_size (512
 # entries of one page per data column). The same region and fio job files
-# for both. Environment: BENCH_RUNTIME (s, default 20), BENCH_SIZE
-# (default 1G), BENCH_JOBS (default "seqwrite seqread randwrite randread").
+# for both.
+#
+# Options (ARGS="... --args a,b"): runtime=SEC (default 20), size=SIZE
+# (default 1G), jobs=J1+J2 (default seqwrite+seqread+randwrite+randread),
+# levels=5+6 (default both), rounds=N (default 1: run the whole oreblk
+# then md sequence N times, alternating which goes first, and report the
+# mean; the host is shared, so single runs are noisy), perf (profile every
+# job with perf record -a -e cpu-clock and print the top symbols).
 . /ore/tests/lib.sh
 
-RUNTIME=${BENCH_RUNTIME:-20}
-SIZE=${BENCH_SIZE:-1G}
-JOBS=${BENCH_JOBS:-seqwrite seqread randwrite randread}
+RUNTIME=20 SIZE=1G JOBS="seqwrite seqread randwrite randread" LEVELS="5 6" PERF="" ROUNDS=1
+shift	# the stage
+for a in "$@"; do
+	case $a in
+	runtime=*) RUNTIME=${a#runtime=} ;;
+	size=*) SIZE=${a#size=} ;;
+	jobs=*) JOBS=$(echo "${a#jobs=}" | tr + ' ') ;;
+	levels=*) LEVELS=$(echo "${a#levels=}" | tr + ' ') ;;
+	rounds=*) ROUNDS=${a#rounds=} ;;
+	perf) PERF=1 ;;
+	esac
+done
 OUT=/tmp/oreblk_bench
 mkdir -p $OUT
 
@@ -42,11 +57,20 @@ fio_job() {
 	randwrite) rw=randwrite bs=4k ;;
 	randread) rw=randread bs=4k ;;
 	esac
+	if [ -n "$PERF" ]; then
+		(sleep 4; hostrun perf record -q -a -g -e cpu-clock -o $OUT/perf.data \
+			-- sleep $((RUNTIME - 6)) >/dev/null 2>&1) &
+	fi
 	hostrun fio --name="$job" --filename="$dev" --ioengine=libaio --direct=1 \
 		--iodepth=16 --numjobs=1 --rw=$rw --bs=$bs --size="$SIZE" \
 		--time_based --runtime="$RUNTIME" --ramp_time=2 --randrepeat=1 \
 		--norandommap --minimal > $OUT/fio.out 2> $OUT/fio.err ||
 		{ cat $OUT/fio.err >&2; echo "0 0"; return; }
+	if [ -n "$PERF" ]; then
+		wait
+		hostrun perf report -q -i $OUT/perf.data --stdio --no-children \
+			--sort symbol -g none 2>/dev/null | head -n 40 | sed "s/^/   perf $job: /" >&2
+	fi
 	f=$(tail -n 1 $OUT/fio.out)
 	case $rw in
 	*write) echo "$f" | awk -F';' '{ printf "%.1f %d\n", $48 / 1024, $49 }' ;;
@@ -58,8 +82,8 @@ fio_job() {
 run_all() {
 	local name=$1 dev=$2 job
 	for job in $JOBS; do
-		fio_job "$dev" $job > $OUT/$name.$job
-		echo "   $name $job: $(cat $OUT/$name.$job) (MB/s IOPS)"
+		fio_job "$dev" $job >> $OUT/$name.$job
+		echo "   $name $job: $(tail -n 1 $OUT/$name.$job) (MB/s IOPS)"
 	done
 }
 
@@ -68,7 +92,8 @@ ob_stats() {
 	echo "   oreblk stats: stripe cache hits $(cat $s/stripe_cache_hits) misses $(cat $s/stripe_cache_misses) active $(cat $s/stripe_cache_active); stripe lock waits $(cat $s/stripe_lock_waits)"
 }
 
-bench_level() {	# bench_level LEVEL N DEVS...
+# ob_level LEVEL N DEVS... / md_level LEVEL N DEVS...: one array, every job
+ob_level() {
 	local level=$1 n=$2
 	shift 2
 	echo "== raid$level over $n disks: oreblk"
@@ -77,6 +102,10 @@ bench_level() {	# bench_level LEVEL N DEVS...
 	ob_stats
 	oreblk stop /dev/oreblk0 || exit 1
 	oreblk wipe "$@"
+}
+md_level() {
+	local level=$1 n=$2
+	shift 2
 	echo "== raid$level over $n disks: md"
 	hostrun mdadm --create /dev/md0 --run --quiet --level="$level" --chunk=64 \
 		--raid-devices="$n" --metadata=1.2 --assume-clean --bitmap=none "$@" </dev/null || exit 1
@@ -85,16 +114,40 @@ bench_level() {	# bench_level LEVEL N DEVS...
 	hostrun mdadm --stop /dev/md0 >/dev/null || exit 1
 	hostrun mdadm --zero-superblock "$@"
 }
+bench_level() {	# bench_level ROUND LEVEL N DEVS...
+	local round=$1
+	shift
+	if [ $((round % 2)) -eq 1 ]; then
+		ob_level "$@"
+		md_level "$@"
+	else
+		md_level "$@"
+		ob_level "$@"
+	fi
+}
 
-bench_level 5 4 /dev/vda /dev/vdb /dev/vdc /dev/vdd
-bench_level 6 6 /dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde /dev/vdf
+rm -f $OUT/ob* $OUT/md*
+round=1
+while [ $round -le "$ROUNDS" ]; do
+	echo "== round $round of $ROUNDS"
+	for level in $LEVELS; do
+		case $level in
+		5) bench_level $round 5 4 /dev/vda /dev/vdb /dev/vdc /dev/vdd ;;
+		6) bench_level $round 6 6 /dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde /dev/vdf ;;
+		esac
+	done
+	round=$((round + 1))
+done
+mean() {	# mean FILE: mean of the two columns over the rounds
+	awk '{ a += $1; b += $2; n++ } END { if (n) printf "%.1f %d\n", a / n, b / n; else print "0 0" }' "$1"
+}
 
 echo
-echo "== oreblk against md (same disks, chunk 64K, iodepth 16, direct, ${RUNTIME}s per job)"
+echo "== oreblk against md (same disks, chunk 64K, iodepth 16, direct, ${RUNTIME}s per job, mean of $ROUNDS round(s))"
 printf '%-16s %12s %9s %12s %9s %8s\n' job "oreblk MB/s" IOPS "md MB/s" IOPS ratio
-for level in 5 6; do
+for level in $LEVELS; do
 	for job in $JOBS; do
-		set -- $(cat $OUT/ob$level.$job) $(cat $OUT/md$level.$job)
+		set -- $(mean $OUT/ob$level.$job) $(mean $OUT/md$level.$job)
 		ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
 		printf '%-16s %12s %9s %12s %9s %8s\n' "raid$level $job" "$1" "$2" "$3" "$4" "$ratio"
 	done
