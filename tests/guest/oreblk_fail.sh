@@ -12,7 +12,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/oreblk_lib.sh
 
-ktap_plan 27
+ktap_plan 29
 
 A=/dev/oreblk0
 SYS=/sys/block/oreblk0/ore
@@ -49,13 +49,24 @@ M3=/dev/mapper/obm3 M4=/dev/mapper/obm4 M5=/dev/mapper/obm5
 
 # fio in the background: random writes of 4k..192k over 80 MiB, verified
 # after the writes (only acknowledged writes are verified: fio counts a
-# failed write as an error, so verification covers what was acked).
+# failed write as an error, so verification covers what was acked). The
+# writes are rate limited to 4 MiB/s (about 20 s) so that the member
+# failures below land mid-write however fast the guest runs; fio_running
+# makes sure they did.
 fio_bg() {
 	hostrun fio --name=fail --filename=$A --ioengine=libaio --direct=1 \
 		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=16M \
-		--size=80M --verify=crc32c --verify_fatal=1 --randseed=99 \
+		--size=80M --rate=4m --verify=crc32c --verify_fatal=1 --randseed=99 \
 		> /tmp/ob_fio_bg.out 2>&1 &
 	FIO_PID=$!
+}
+# fio_running DESC: the background writer is still writing
+fio_running() {
+	if kill -0 $FIO_PID 2>/dev/null; then
+		ok "$1"
+	else
+		not_ok "$1" "fio finished its writes before the member failed"
+	fi
 }
 fio_verify() {
 	hostrun fio --name=fail --filename=$A --ioengine=libaio --direct=1 \
@@ -83,6 +94,7 @@ events0=$(cat $SYS/events)
 fio_bg
 sleep 6
 check "raid5: member 1 becomes dm-flakey (all I/O fails) mid-write" dm_table 1 flakey /dev/vdb 0 0 3600
+fio_running "raid5: fio still writing after the failure"
 fio_wait "raid5: every acknowledged write reads back (fio verify)"
 check "raid5: member 1 is faulty in sysfs, array degraded" sh -c \
 	"grep -q '^1 faulty' $SYS/members && [ \$(cat $SYS/degraded) = 1 ]"
@@ -110,6 +122,7 @@ sleep 5
 check "raid6: member 2 becomes dm-flakey mid-write" dm_table 2 flakey /dev/vdc 0 0 3600
 sleep 6
 check "raid6: member 4 becomes dm-error mid-write" dm_table 4 error
+fio_running "raid6: fio still writing after both failures"
 fio_wait "raid6: every acknowledged write reads back (fio verify)"
 check "raid6: members 2 and 4 faulty, degraded = 2" sh -c \
 	"grep -q '^2 faulty' $SYS/members && grep -q '^4 faulty' $SYS/members && [ \$(cat $SYS/degraded) = 2 ]"
