@@ -34,8 +34,11 @@ check "mkfs.exofs --raid 5 --stripe-unit ${SU_K}K over 4 stores" exofs_mkfs --ra
 check "mount exofs" exofs_mount
 fail_fast
 c=$(now_cs)
-tar -xf /tmp/tree.tar -C $M && sync
+tar -xf /tmp/tree.tar -C $M
+ex_u=$(secs_since $c)
+sync
 ex_w=$(secs_since $c)
+diag "exofs: untar ${ex_u}s, untar+sync ${ex_w}s"
 counters=$(exofs_counters)
 full=$(echo "$counters" | sed -n 's/^full_stripe_writes \([0-9]*\).*/\1/p')
 part=$(echo "$counters" | sed -n 's/^partial_stripe_writes \([0-9]*\).*/\1/p')
@@ -56,11 +59,14 @@ done
 check "mdadm --create raid5, chunk ${SU_K}K, 4 disks" hostrun mdadm --create /dev/md0 \
 	--level=5 --raid-devices=4 --chunk=$SU_K --assume-clean --run --force $devs
 check "mkfs.ext4 on md0 (stride/stripe-width of the chunk)" mkfs_ext4 /dev/md0 \
-	-E stride=$((SU_K / 4)),stripe_width=$((SU_K / 4 * 3))
+	-E stride=$((SU_K / 4)),stripe_width=$((SU_K / 4 * 3)),lazy_itable_init=0,lazy_journal_init=0
 mount_ext4 /dev/md0 $MD_MNT
 c=$(now_cs)
-tar -xf /tmp/tree.tar -C $MD_MNT && sync
+tar -xf /tmp/tree.tar -C $MD_MNT
+md_u=$(secs_since $c)
+sync
 md_w=$(secs_since $c)
+diag "md: untar ${md_u}s, untar+sync ${md_w}s"
 echo 3 > /proc/sys/vm/drop_caches
 c=$(now_cs)
 check "md: diff -r against the reference" diff -r /tmp/ref/linux-source-6.12 $MD_MNT/linux-source-6.12

@@ -49,6 +49,8 @@
 /* Backing files kept open per store. */
 #define ORE_FILE_CACHE_MAX	ORE_FILE_STORE_OPEN_MAX
 #define ORE_FILE_HASH_BITS	6
+/* Work items of one store's workqueue running at once. */
+#define ORE_FILE_WQ_ACTIVE	16
 /* Room for "%llx" of a u64 and the NUL. */
 #define ORE_FILE_NAME_LEN	17
 #define ORE_FILE_OPEN_FLAGS	(O_RDWR | O_LARGEFILE | O_NOATIME)
@@ -743,41 +745,24 @@ static int ore_file_length(struct ore_store *store, u64 oid, u64 *len)
 	return 0;
 }
 
-/* fsync every cached backing file, then sync the whole filesystem. */
+/*
+ * Sync the whole filesystem under the store, as syncfs(2) does: every dirty
+ * backing file is written and waited for, the journal committed and the
+ * device cache flushed once. (An fsync of each open backing file first
+ * would add nothing but a device cache flush per file: ext4 flushes on
+ * fsync even when the file's transaction is already committed.) A
+ * writeback error of any file reaches sb->s_wb_err, checked here.
+ */
 static int ore_file_flush_all(struct ore_file_store *fs)
 {
 	struct super_block *sb = file_inode(fs->dir)->i_sb;
-	struct ore_file_obj **fos, *fo;
-	unsigned int n = 0, i, bkt;
-	int err = 0, err2;
+	int err, err2;
 
-	fos = kmalloc_array(ORE_FILE_CACHE_MAX, sizeof(*fos), GFP_NOFS);
-	if (!fos)
-		return -ENOMEM;
-	spin_lock(&fs->lock);
-	hash_for_each(fs->hash, bkt, fo, node) {
-		refcount_inc(&fo->ref);
-		fos[n++] = fo;
-	}
-	spin_unlock(&fs->lock);
-	for (i = 0; i < n; i++) {
-		err2 = vfs_fsync(fos[i]->file, 0);
-		if (err2 && !err)
-			err = err2;
-		ore_file_obj_put(fos[i], false);
-	}
-	kfree(fos);
-
-	/* As syncfs(2) does. */
 	down_read(&sb->s_umount);
-	err2 = sync_filesystem(sb);
+	err = sync_filesystem(sb);
 	up_read(&sb->s_umount);
-	if (!err)
-		err = err2;
 	err2 = errseq_check_and_advance(&sb->s_wb_err, &fs->dir->f_sb_err);
-	if (!err)
-		err = err2;
-	return err;
+	return err ? err : err2;
 }
 
 static int ore_file_flush(struct ore_store *store, u64 oid)
@@ -883,7 +868,13 @@ struct ore_store *ore_file_store_open(const char *root, bool create)
 	fs = kzalloc(sizeof(*fs), GFP_KERNEL);
 	if (!fs)
 		goto out_dir;
-	fs->wq = alloc_workqueue("ore_file%d", WQ_UNBOUND | WQ_MEM_RECLAIM, 0,
+	/*
+	 * At most ORE_FILE_WQ_ACTIVE blocking calls at once per store: they
+	 * mostly create backing files, which serialize on the root directory's
+	 * lock anyway; hundreds of workers queued on it only cost switches.
+	 */
+	fs->wq = alloc_workqueue("ore_file%d", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				 ORE_FILE_WQ_ACTIVE,
 				 atomic_inc_return(&ore_file_store_ids));
 	if (!fs->wq)
 		goto out_free;
