@@ -31,6 +31,8 @@
 #include <linux/highmem.h>
 #include <linux/raid/xor.h>
 
+#include <ore/r4w.h>
+
 #include "internal.h"
 
 /* Pages per sub-I/O before a new one is started (512 KiB). */
@@ -739,30 +741,12 @@ out:
 	return err;
 }
 
-/* What a page of a partially written stripe is, while planning it. */
-enum ore_pg_state {
-	ORE_PG_NONE,		/* row not touched by the write */
-	ORE_PG_NEW,		/* caller's new data, written */
-	ORE_PG_CACHED,		/* r4w page, uptodate */
-	ORE_PG_CACHED_READ,	/* r4w page, must be read */
-	ORE_PG_OWN_READ,	/* ORE's page, must be read */
-};
-
-/*
- * How a partial stripe gets its parity (decided per stripe, as md does):
- * the one that reads fewer pages.
- */
-enum ore_pstripe_how {
-	ORE_RCW,	/* reconstruct-write: read the untouched columns */
-	ORE_RMW,	/* read-modify-write: read old data and old parity */
-};
-
 struct ore_pstripe {
 	const struct ore_striping_info *si;
 	unsigned int rows;
 	struct page **pg;	/* [col * rows + j], data cols then P, Q */
-	u8 *state;		/* enum ore_pg_state, same index */
-	unsigned long *touched;	/* page rows the write touches */
+	u8 *state;		/* enum ore_r4w_pg of the data pages */
+	u8 *touched;		/* [j]: page row j is written */
 };
 
 static u64 ore_pstripe_loff(struct ore_pstripe *ps, u32 c, unsigned int j)
@@ -778,12 +762,12 @@ static void ore_pstripe_put_r4w(struct ore_io_state *ios,
 	unsigned int i;
 
 	for (i = 0; i < layout->data_width * ps->rows; i++) {
-		if (ps->state[i] == ORE_PG_CACHED ||
-		    ps->state[i] == ORE_PG_CACHED_READ) {
+		if (ps->state[i] == ORE_R4W_CACHED ||
+		    ps->state[i] == ORE_R4W_CACHED_READ) {
 			ios->r4w->put_page(ios->private, ps->pg[i],
 					   uptodate ||
-					   ps->state[i] == ORE_PG_CACHED);
-			ps->state[i] = ORE_PG_NONE;
+					   ps->state[i] == ORE_R4W_CACHED);
+			ps->state[i] = ORE_R4W_NONE;
 			ps->pg[i] = NULL;
 		}
 	}
@@ -811,9 +795,9 @@ static int ore_pstripe_rmw(struct ore_io_state *ios, struct ore_pstripe *ps)
 		u32 comp = ore_layout_comp(layout, si->group, pos, m);
 
 		for (j = 0; j < rows; j++) {
-			if (!test_bit(j, ps->touched))
+			if (!ps->touched[j])
 				continue;
-			if (c < dw && ps->state[c * rows + j] != ORE_PG_NEW)
+			if (c < dw && ps->state[c * rows + j] != ORE_R4W_NEW)
 				continue;
 			old[c * rows + j] = ore_own_page(ios);
 			if (!old[c * rows + j])
@@ -835,10 +819,10 @@ static int ore_pstripe_rmw(struct ore_io_state *ios, struct ore_pstripe *ps)
 		void *srcs[2 * ORE_MAX_GROUP_WIDTH];
 		unsigned int n = 0;
 
-		if (!test_bit(j, ps->touched))
+		if (!ps->touched[j])
 			continue;
 		for (c = 0; c < dw; c++) {
-			if (ps->state[c * rows + j] != ORE_PG_NEW)
+			if (ps->state[c * rows + j] != ORE_R4W_NEW)
 				continue;
 			srcs[n++] = ore_pa(old[c * rows + j]);
 			srcs[n++] = ore_pa(ps->pg[c * rows + j]);
@@ -873,15 +857,15 @@ static int ore_pstripe_rcw(struct ore_io_state *ios, struct ore_pstripe *ps)
 		for (j = 0; j < rows; j++) {
 			unsigned int i = c * rows + j;
 
-			if (ps->state[i] == ORE_PG_OWN_READ && !ps->pg[i]) {
+			if (ps->state[i] == ORE_R4W_OWN_READ && !ps->pg[i]) {
 				ps->pg[i] = ore_own_page(ios);
 				if (!ps->pg[i]) {
 					err = -ENOMEM;
 					goto out;
 				}
 			}
-			if (ps->state[i] != ORE_PG_OWN_READ &&
-			    ps->state[i] != ORE_PG_CACHED_READ)
+			if (ps->state[i] != ORE_R4W_OWN_READ &&
+			    ps->state[i] != ORE_R4W_CACHED_READ)
 				continue;
 			err = ore_map_data(batch, ore_pstripe_loff(ps, c, j),
 					   PAGE_SIZE, &ps->pg[i], false);
@@ -896,7 +880,7 @@ static int ore_pstripe_rcw(struct ore_io_state *ios, struct ore_pstripe *ps)
 	if (err)
 		goto out;
 	for (j = 0; j < rows; j++) {
-		if (!test_bit(j, ps->touched))
+		if (!ps->touched[j])
 			continue;
 		for (c = dw; c < gw; c++) {
 			ps->pg[c * rows + j] = ore_own_page(ios);
@@ -924,10 +908,10 @@ static int ore_pstripe_queue(struct ore_batch *batch, struct ore_pstripe *ps)
 
 	for (c = 0; c < layout->group_width; c++)
 		for (j = 0; j < rows; j++) {
-			if (!test_bit(j, ps->touched))
+			if (!ps->touched[j])
 				continue;
 			if (c < layout->data_width &&
-			    ps->state[c * rows + j] != ORE_PG_NEW)
+			    ps->state[c * rows + j] != ORE_R4W_NEW)
 				continue;
 			err = ore_map_column(batch, si->group, si->row, c,
 					     obj_off + j * PAGE_SIZE,
@@ -949,29 +933,27 @@ static int ore_write_partial_stripe(struct ore_batch *batch,
 	struct ore_io_state *ios = batch->ios;
 	const struct ore_layout *layout = ios->layout;
 	u32 dw = layout->data_width, gw = layout->group_width, c;
-	unsigned int rows = layout->stripe_unit / PAGE_SIZE, j, i;
-	unsigned int rmw_reads = 0, rcw_reads = 0, ntouched, dead = 0;
+	unsigned int rows = layout->stripe_unit / PAGE_SIZE, j, i, dead = 0;
 	struct ore_pstripe ps = { .si = si, .rows = rows };
-	enum ore_pstripe_how how;
+	struct ore_r4w_plan plan;
 	u64 off;
 	int err = -ENOMEM;
 
 	ps.pg = kcalloc(gw * rows, sizeof(*ps.pg), GFP_NOIO);
-	ps.state = kcalloc(gw * rows, 1, GFP_NOIO);
-	ps.touched = bitmap_zalloc(rows, GFP_NOIO);
+	ps.state = kcalloc(dw, rows, GFP_NOIO);
+	ps.touched = kzalloc(rows, GFP_NOIO);
 	if (!ps.pg || !ps.state || !ps.touched)
 		goto out;
 
+	ore_r4w_mark(layout, a - si->first_stripe_start,
+		     b - si->first_stripe_start, ps.state, ps.touched, &plan);
 	for (off = a; off < b; off += PAGE_SIZE) {
 		u64 in = off - si->first_stripe_start;
 
 		c = in / layout->stripe_unit;
 		j = (in % layout->stripe_unit) / PAGE_SIZE;
 		ps.pg[c * rows + j] = pages[(off - a) / PAGE_SIZE];
-		ps.state[c * rows + j] = ORE_PG_NEW;
-		__set_bit(j, ps.touched);
 	}
-	ntouched = bitmap_weight(ps.touched, rows);
 	for (c = 0; c < gw; c++)
 		dead += ore_pos_dead(ios, si->group,
 				     ore_layout_stripe_pos(layout, si->row, c));
@@ -984,40 +966,26 @@ static int ore_write_partial_stripe(struct ore_batch *batch,
 	}
 
 	/* untouched data pages of touched rows: ask the caller's cache */
-	for (c = 0; c < dw; c++)
-		for (j = 0; j < rows; j++) {
-			i = c * rows + j;
-			if (!test_bit(j, ps.touched) ||
-			    ps.state[i] == ORE_PG_NEW)
-				continue;
-			ps.state[i] = ORE_PG_OWN_READ;
-			if (ios->r4w) {
-				bool uptodate = false;
-				struct page *page;
+	for (i = 0; ios->r4w && i < dw * rows; i++) {
+		bool uptodate = false;
+		struct page *page;
 
-				page = ios->r4w->get_page(ios->private,
-						ore_pstripe_loff(&ps, c, j),
-						&uptodate);
-				ios->stats_r4w_pages++;
-				if (page) {
-					ps.pg[i] = page;
-					ps.state[i] = uptodate ?
-						ORE_PG_CACHED :
-						ORE_PG_CACHED_READ;
-				}
-			}
-			rcw_reads += ps.state[i] != ORE_PG_CACHED;
+		if (ps.state[i] != ORE_R4W_OWN_READ)
+			continue;
+		page = ios->r4w->get_page(ios->private,
+					  ore_pstripe_loff(&ps, i / rows,
+							   i % rows),
+					  &uptodate);
+		ios->stats_r4w_pages++;
+		if (page) {
+			ps.pg[i] = page;
+			ps.state[i] = uptodate ? ORE_R4W_CACHED :
+						 ORE_R4W_CACHED_READ;
 		}
-	for (i = 0; i < dw * rows; i++)
-		rmw_reads += ps.state[i] == ORE_PG_NEW;
-	rmw_reads += ntouched;	/* old P of each touched row */
+	}
 
-	how = ORE_RCW;
-	if (layout->parity == 1 && !dead && rmw_reads < rcw_reads)
-		how = ORE_RMW;
-
-	switch (how) {
-	case ORE_RMW:
+	switch (ore_r4w_choose(layout, ps.state, ps.touched, dead, &plan)) {
+	case ORE_R4W_RMW:
 		ore_pstripe_put_r4w(ios, &ps, false);
 		err = ore_pstripe_rmw(ios, &ps);
 		if (err != -EAGAIN) {
@@ -1027,13 +995,13 @@ static int ore_write_partial_stripe(struct ore_batch *batch,
 		}
 		/* a read failed: redo it as reconstruct-write */
 		for (i = 0; i < dw * rows; i++)
-			if (ps.state[i] != ORE_PG_NEW &&
-			    test_bit(i % rows, ps.touched)) {
-				ps.state[i] = ORE_PG_OWN_READ;
+			if (ps.state[i] != ORE_R4W_NEW &&
+			    ps.touched[i % rows]) {
+				ps.state[i] = ORE_R4W_OWN_READ;
 				ps.pg[i] = NULL;
 			}
 		fallthrough;
-	case ORE_RCW:
+	case ORE_R4W_RCW:
 		err = ore_pstripe_rcw(ios, &ps);
 		if (!err)
 			atomic64_inc(&ore_stats.rcw_stripes);
@@ -1049,7 +1017,7 @@ static int ore_write_partial_stripe(struct ore_batch *batch,
 out:
 	if (err && ios->r4w && ps.state)
 		ore_pstripe_put_r4w(ios, &ps, false);
-	bitmap_free(ps.touched);
+	kfree(ps.touched);
 	kfree(ps.state);
 	kfree(ps.pg);
 	return err;
