@@ -37,6 +37,8 @@
 
 /* Pages per sub-I/O before a new one is started (512 KiB). */
 #define ORE_SUB_MAX_BVECS	128
+/* Bytes of one component discard before a new one is started. */
+#define ORE_DISCARD_SUB_MAX	SZ_1G
 
 struct ore_batch;
 
@@ -149,23 +151,26 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 /*
  * Append @len bytes of @page at @pgoff to component @comp at object offset
  * @obj_off, merging with the component's current sub-I/O when contiguous.
+ * No @page: a discard of the range (a write without memory).
  */
 static int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 			 struct page *page, u32 pgoff, u32 len, bool write)
 {
 	struct ore_io_state *ios = batch->ios;
 	struct ore_sub *sub = batch->cur[comp];
+	u32 cap = page ? batch->cap : 0;
 
 	if (sub && (sub->sio.offset + sub->sio.len != obj_off ||
-		    sub->sio.nr_bvec == sub->cap))
+		    (page && sub->sio.nr_bvec == sub->cap) ||
+		    (!page && sub->sio.len > ORE_DISCARD_SUB_MAX - len)))
 		sub = NULL;
 	if (!sub) {
 		/* the header zeroed, the bvecs filled as they come */
-		sub = kmalloc(struct_size(sub, bvec, batch->cap), GFP_NOIO);
+		sub = kmalloc(struct_size(sub, bvec, cap), GFP_NOIO);
 		if (!sub)
 			return -ENOMEM;
 		memset(sub, 0, sizeof(*sub));
-		sub->cap = batch->cap;
+		sub->cap = cap;
 		sub->batch = batch;
 		sub->comp = comp;
 		sub->sio.store = ore_comp_store(ios->oc, comp);
@@ -174,12 +179,14 @@ static int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 		sub->sio.bvec = sub->bvec;
 		sub->sio.write = write;
 		sub->sio.fua = write && ios->fua;
+		sub->sio.discard = !page;
 		sub->sio.end_io = ore_sub_end_io;
 		sub->sio.private = sub;
 		list_add_tail(&sub->node, &batch->subs);
 		batch->cur[comp] = sub;
 	}
-	bvec_set_page(&sub->bvec[sub->sio.nr_bvec++], page, len, pgoff);
+	if (page)
+		bvec_set_page(&sub->bvec[sub->sio.nr_bvec++], page, len, pgoff);
 	sub->sio.len += len;
 	return 0;
 }
@@ -242,7 +249,7 @@ static u32 ore_pick_mirror(struct ore_io_state *ios, u32 group, u32 pos,
 /*
  * Map the data of logical range [@loff, @loff + @len) held in @pages (page
  * i holds @loff + i * PAGE_SIZE) onto component reads (one mirror each) or
- * writes (every mirror). @loff is page aligned.
+ * writes (every mirror). @loff is page aligned. No @pages: discards.
  */
 static int ore_map_data(struct ore_batch *batch, u64 loff, u64 len,
 			struct page **pages, bool write)
@@ -255,7 +262,7 @@ static int ore_map_data(struct ore_batch *batch, u64 loff, u64 len,
 	while (len) {
 		struct ore_striping_info si;
 		u64 chunk, done;
-		u32 pos, m, first_m, last_m;
+		u32 pos, m, first_m, last_m, l;
 
 		ore_calc_stripe_info(layout, loff, &si);
 		chunk = min_t(u64, len, layout->stripe_unit - si.unit_off);
@@ -267,16 +274,17 @@ static int ore_map_data(struct ore_batch *batch, u64 loff, u64 len,
 			first_m = ore_pick_mirror(ios, si.group, pos, si.row);
 			last_m = first_m;
 		}
-		for (done = 0; done < chunk; done += PAGE_SIZE, idx++) {
-			u32 l = min_t(u64, PAGE_SIZE, chunk - done);
-
+		for (done = 0; done < chunk; done += l, idx++) {
+			/* a discard (no pages) takes the piece whole */
+			l = pages ? min_t(u64, PAGE_SIZE, chunk - done) : chunk;
 			for (m = first_m; m <= last_m; m++) {
 				u32 comp = ore_layout_comp(layout, si.group,
 							   pos, m);
 
 				err = ore_batch_add(batch, comp,
 						    si.obj_offset + done,
-						    pages[idx], 0, l, write);
+						    pages ? pages[idx] : NULL,
+						    0, l, write);
 				if (err)
 					return err;
 			}
@@ -1140,6 +1148,46 @@ int ore_write(struct ore_io_state *ios)
 	return ore_start(ios, batch);
 }
 EXPORT_SYMBOL_GPL(ore_write);
+
+/**
+ * ore_discard() - discard a logical range of an object without parity
+ * @ios: an I/O state from ore_get_rw_state() (not reading), no pages
+ *
+ * Tells every mirror of every component holding part of the range that its
+ * data is no longer needed (&ore_store_io.discard: block stores discard
+ * where the device can, file stores punch holes); the range then reads as
+ * zeros or as its old data, possibly differently on each mirror. Layouts
+ * with parity are refused: a stripe's parity must keep matching whatever
+ * its members would return. Completion as for ore_write(); a discard that
+ * a store cannot do is not an error.
+ *
+ * Return: 0 when started (async) or done (sync); -EOPNOTSUPP for a parity
+ * layout, -EINVAL for a bad range, -ENOMEM.
+ */
+int ore_discard(struct ore_io_state *ios)
+{
+	struct ore_batch *batch;
+	int err;
+
+	if (ios->layout->parity)
+		return -EOPNOTSUPP;
+	if (ios->kind != ORE_IO_WRITE || !ios->length ||
+	    !IS_ALIGNED(ios->offset, PAGE_SIZE)) {
+		pr_err(ORE_PFX "object 0x%llx: bad discard offset %llu length %llu\n",
+		       ios->oc->oid, ios->offset, ios->length);
+		return -EINVAL;
+	}
+	batch = ore_batch_alloc(ios, ore_write_done);
+	if (!batch)
+		return -ENOMEM;
+	err = ore_map_data(batch, ios->offset, ios->length, NULL, true);
+	if (err) {
+		ore_batch_free(batch);
+		return err;
+	}
+	return ore_start(ios, batch);
+}
+EXPORT_SYMBOL_GPL(ore_discard);
 
 /* ------------------------------------------------------------------ */
 /* I/O states */

@@ -138,6 +138,8 @@ bool ore_store_io_start(struct ore_store_io *sio)
 	}
 	for (i = 0; i < sio->nr_bvec; i++)
 		bytes += sio->bvec[i].bv_len;
+	if (sio->discard)
+		bytes = sio->len;	/* no memory */
 	if (bytes != sio->len) {
 		pr_err(ORE_PFX "store %s: oid 0x%llx offset %llu: %s of %u bytes has %llu bytes in %u bvecs\n",
 		       store->name, sio->oid, sio->offset,

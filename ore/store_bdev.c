@@ -114,6 +114,45 @@ static struct bio *ore_bdev_alloc_bio(struct ore_bdev_store *bs,
 	return bio;
 }
 
+/* The end of a discard: errors are reported, never passed on. */
+static void ore_bdev_discard_end_io(struct bio *bio)
+{
+	struct ore_store_io *sio = bio->bi_private;
+
+	if (bio->bi_status && bio->bi_status != BLK_STS_NOTSUPP)
+		pr_warn_ratelimited(ORE_PFX "store %s: offset %llu: discard of %u bytes failed: %d (the data stays)\n",
+				    sio->store->name, sio->offset, sio->len,
+				    blk_status_to_errno(bio->bi_status));
+	bio_put(bio);
+	ore_store_io_done(sio, 0);
+}
+
+/*
+ * Discard the whole logical blocks of @sio's range that lie on the device;
+ * nothing when the device cannot discard.
+ */
+static void ore_bdev_discard(struct ore_bdev_store *bs,
+			     struct ore_store_io *sio)
+{
+	u64 start = round_up(sio->offset, bs->lbs_mask + 1);
+	u64 end = round_down(min(sio->offset + sio->len, bs->len),
+			     bs->lbs_mask + 1);
+	struct bio *bio = NULL;
+
+	if (start < end && bdev_max_discard_sectors(bs->bdev))
+		__blkdev_issue_discard(bs->bdev,
+				       (bs->start + start) >> SECTOR_SHIFT,
+				       (end - start) >> SECTOR_SHIFT,
+				       GFP_NOIO, &bio);
+	if (!bio) {
+		ore_store_io_done(sio, 0);
+		return;
+	}
+	bio->bi_end_io = ore_bdev_discard_end_io;
+	bio->bi_private = sio;
+	submit_bio(bio);
+}
+
 static void ore_bdev_submit(struct ore_store_io *sio)
 {
 	struct ore_bdev_store *bs = to_bdev_store(sio->store);
@@ -123,6 +162,10 @@ static void ore_bdev_submit(struct ore_store_io *sio)
 
 	if (!ore_store_io_start(sio))
 		return;
+	if (sio->discard) {
+		ore_bdev_discard(bs, sio);
+		return;
+	}
 	if (!ore_bdev_aligned(bs, sio)) {
 		pr_err_ratelimited(ORE_PFX "store %s: offset %llu: %s of %u bytes is not aligned to the %u-byte logical block\n",
 				   sio->store->name, sio->offset,

@@ -33,6 +33,7 @@
 #include <linux/slab.h>
 #include <linux/fs.h>
 #include <linux/file.h>
+#include <linux/falloc.h>
 #include <linux/namei.h>
 #include <linux/mount.h>
 #include <linux/stat.h>
@@ -531,6 +532,7 @@ struct ore_file_deferred {
 };
 
 static void ore_file_start(struct ore_store_io *sio);
+static void ore_file_discard(struct ore_store_io *sio);
 
 static void ore_file_deferred_work(struct work_struct *work)
 {
@@ -540,7 +542,42 @@ static void ore_file_deferred_work(struct work_struct *work)
 	struct ore_store_io *sio = d->sio;
 
 	kfree(d);
-	ore_file_start(sio);
+	if (sio->discard)
+		ore_file_discard(sio);
+	else
+		ore_file_start(sio);
+}
+
+/*
+ * A discard punches a hole in the object's file (nothing when the file does
+ * not exist or its filesystem cannot punch holes); from the workqueue.
+ */
+static void ore_file_discard(struct ore_store_io *sio)
+{
+	struct ore_file_store *fs = to_file_store(sio->store);
+	const struct cred *old_cred;
+	struct ore_file_obj *fo;
+	unsigned int nofs;
+	int err;
+
+	nofs = memalloc_nofs_save();
+	fo = ore_file_get(fs, sio->oid, false);
+	if (IS_ERR(fo)) {
+		err = PTR_ERR(fo);
+	} else {
+		old_cred = override_creds(fs->cred);
+		err = vfs_fallocate(fo->file,
+				    FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				    sio->offset, sio->len);
+		revert_creds(old_cred);
+		ore_file_obj_put(fo, false);
+	}
+	memalloc_nofs_restore(nofs);
+	if (err && err != -ENOENT && err != -EOPNOTSUPP)
+		pr_warn_ratelimited(ORE_PFX "store %s: oid 0x%llx offset %llu: discard of %u bytes failed: %d (the data stays)\n",
+				    sio->store->name, sio->oid, sio->offset,
+				    sio->len, err);
+	ore_store_io_done(sio, 0);
 }
 
 static void ore_file_submit(struct ore_store_io *sio)
@@ -550,12 +587,16 @@ static void ore_file_submit(struct ore_store_io *sio)
 
 	if (!ore_store_io_start(sio))
 		return;
-	if (ore_file_submit_blocks(fs, sio)) {
+	if (sio->discard || ore_file_submit_blocks(fs, sio)) {
 		d = kmalloc(sizeof(*d), GFP_NOIO);
 		if (d) {
 			d->sio = sio;
 			INIT_WORK(&d->work, ore_file_deferred_work);
 			queue_work(fs->wq, &d->work);
+			return;
+		}
+		if (sio->discard) {	/* a hint: it may be dropped */
+			ore_store_io_done(sio, 0);
 			return;
 		}
 	}

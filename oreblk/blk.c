@@ -318,6 +318,61 @@ static void oreblk_flush_work(struct work_struct *work)
 	oreblk_cmd_start(cmd);
 }
 
+static void oreblk_discard_done(struct ore_io_state *ios, void *private)
+{
+	struct oreblk_cmd *cmd = private;
+
+	cmd->error = ore_check_io(ios, NULL);
+	ore_put_io_state(ios);
+	oreblk_cmd_finish(cmd);
+}
+
+/*
+ * REQ_OP_DISCARD, advertised only for layouts without parity whose members
+ * all discard (oreblk_discard_limits): ORE discards the range on every
+ * mirror of every component. No stripe lock: a write racing a discard of
+ * the same blocks leaves them undefined, as on any device.
+ */
+static void oreblk_discard(struct oreblk_array *arr, struct bio *bio)
+{
+	u64 offset = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	u64 length = bio->bi_iter.bi_size;
+	struct ore_io_state *ios;
+	struct oreblk_cmd *cmd;
+	int err;
+
+	if (arr->layout.parity || (offset | length) & (PAGE_SIZE - 1) ||
+	    offset + length > arr->array_size) {
+		pr_err_ratelimited(OREBLK_PFX "oreblk%d: discard of %llu bytes at %llu refused\n",
+				   arr->index, length, offset);
+		bio->bi_status = BLK_STS_NOTSUPP;
+		bio_endio(bio);
+		return;
+	}
+	cmd = mempool_alloc(arr->cmd_pool, GFP_NOIO);
+	atomic_inc(&arr->inflight);
+	cmd->arr = arr;
+	cmd->bio = bio;
+	cmd->offset = offset;
+	cmd->length = length;
+	cmd->write = true;
+	cmd->bounce = false;
+	cmd->error = 0;
+	cmd->start_time = bio_start_io_acct(bio);
+	err = ore_get_rw_state(&arr->layout, &arr->oc, false, offset, length,
+			       &ios);
+	if (!err) {
+		ios->done = oreblk_discard_done;
+		ios->private = cmd;
+		err = ore_discard(ios);
+		if (!err)
+			return;
+		ore_put_io_state(ios);
+	}
+	cmd->error = err;
+	oreblk_cmd_finish(cmd);
+}
+
 static void oreblk_submit_bio(struct bio *bio)
 {
 	struct oreblk_array *arr = bio->bi_bdev->bd_disk->private_data;
@@ -331,6 +386,9 @@ static void oreblk_submit_bio(struct bio *bio)
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
 		break;
+	case REQ_OP_DISCARD:
+		oreblk_discard(arr, bio);
+		return;
 	default:
 		bio->bi_status = BLK_STS_NOTSUPP;
 		bio_endio(bio);
@@ -400,6 +458,33 @@ static u32 oreblk_max_bytes(const struct ore_layout *layout)
 	return (u32)min_t(u64, b, SZ_4M);
 }
 
+/*
+ * Discard for layouts without parity when every present member discards:
+ * parity layouts would need the discarded blocks of every member of a
+ * stripe to read back as what the parity was computed from, which discard
+ * does not promise (md's raid456 refuses it too unless told otherwise).
+ */
+static void oreblk_discard_limits(struct oreblk_array *arr,
+				  struct queue_limits *lim)
+{
+	unsigned int gran = PAGE_SIZE;
+	u32 i;
+
+	if (arr->layout.parity)
+		return;
+	for (i = 0; i < arr->nr_members; i++) {
+		struct file *f = arr->members[i].sb_file;
+
+		if (!f)
+			continue;	/* missing */
+		if (!bdev_max_discard_sectors(file_bdev(f)))
+			return;
+		gran = max(gran, bdev_discard_granularity(file_bdev(f)));
+	}
+	lim->max_hw_discard_sectors = OREBLK_MAX_DISCARD >> SECTOR_SHIFT;
+	lim->discard_granularity = gran;
+}
+
 /**
  * oreblk_disk_create - create and add /dev/oreblkN for an assembled array
  * @arr: the array, members and layout set up
@@ -426,6 +511,7 @@ int oreblk_disk_create(struct oreblk_array *arr)
 	arr->max_pages = arr->max_bytes >> PAGE_SHIFT;
 	arr->max_ents = DIV_ROUND_UP_ULL(arr->max_bytes, layout->stripe_length) + 1;
 	lim.max_hw_sectors = arr->max_bytes >> SECTOR_SHIFT;
+	oreblk_discard_limits(arr, &lim);
 	if (arr->redundant)
 		/* parity and mirrors are computed from the pages as they are */
 		lim.features |= BLK_FEAT_STABLE_WRITES;

@@ -30,6 +30,7 @@
 #define OREBLK_CACHE_HASH	64		/* hash buckets per shard */
 #define OREBLK_CACHE_DEFAULT	512		/* stripe_cache_size, entries */
 #define OREBLK_CACHE_MAX	65536		/* largest stripe_cache_size */
+#define OREBLK_MAX_DISCARD	SZ_256M		/* largest discard bio */
 
 struct oreblk_array;
 struct oreblk_piece;

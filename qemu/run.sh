@@ -222,7 +222,8 @@ DRIVES=()
 for ((i = 0; i < DISKS; i++)); do
 	img=$DISKDIR/disk$i.img
 	[ -e "$img" ] || truncate -s "$DISK_SIZE" "$img"
-	DRIVES+=(-drive "file=$img,if=virtio,format=raw,cache=$CACHE,aio=threads")
+	# discard=unmap: a discard punches a hole in the image (reads zeros)
+	DRIVES+=(-drive "file=$img,if=virtio,format=raw,cache=$CACHE,aio=threads,discard=unmap")
 done
 
 # --------------------------------------------------------------------- boot

@@ -36,6 +36,11 @@ struct ore_store;
  * @nr_bvec: number of entries in @bvec
  * @write: true to write, false to read
  * @fua: the write must be on stable storage when it completes
+ * @discard: with @write, the store may forget the range instead (no
+ *	@bvec): a block store discards it where the device supports discard,
+ *	a file store punches a hole; the range then reads as zeros or as its
+ *	old data. A discard never fails: where it cannot be done, or the
+ *	device refuses it, the data simply stays (as md treats discard)
  * @end_io: called once when the I/O is over, possibly in interrupt context
  * @error: 0 or negative errno, set before @end_io is called
  * @private: for the submitter
@@ -52,6 +57,7 @@ struct ore_store_io {
 	unsigned int nr_bvec;
 	bool write;
 	bool fua;
+	bool discard;
 	void (*end_io)(struct ore_store_io *sio);
 	int error;
 	void *private;
@@ -240,6 +246,7 @@ void ore_put_io_state(struct ore_io_state *ios);
 
 int ore_read(struct ore_io_state *ios);
 int ore_write(struct ore_io_state *ios);
+int ore_discard(struct ore_io_state *ios);
 int ore_create(struct ore_io_state *ios);
 int ore_remove(struct ore_io_state *ios);
 int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,

@@ -86,3 +86,17 @@ expect_fail() {
 ob_sys() {
 	cat "/sys/block/oreblk$1/ore/$2"
 }
+
+# ob_discard DEV REF OFF LEN BLKS MIB SEED: random writes to DEV and REF
+# (ob_writes), a discard of [OFF, OFF + LEN) on DEV (which must offer it),
+# zeros there in REF (the test disks punch holes), then DEV equals REF.
+ob_discard() {
+	local dev=$1 ref=$2 off=$3 len=$4 blks=$5 mib=$6 seed=$7
+	ob_writes "$dev" "$ref" "$seed" 100 "$blks" || return 1
+	[ "$(cat "/sys/block/${dev##*/}/queue/discard_max_bytes")" -gt 0 ] ||
+		{ echo "no discard on $dev"; return 1; }
+	hostrun blkdiscard -o "$off" -l "$len" "$dev" || return 1
+	dd if=/dev/zero of="$ref" bs=4096 seek=$((off / 4096)) \
+		count=$((len / 4096)) conv=notrunc 2>/dev/null || return 1
+	ob_same "$dev" "$ref" "$mib"
+}

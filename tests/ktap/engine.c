@@ -887,6 +887,76 @@ static void ot_eng_model(struct ot_ctx *ctx)
 	}
 }
 
+/* ore_discard() of [@off, @off + @len), sync or async. */
+static int ot_eng_discard(struct ot_eng *e, u64 off, u64 len, bool async)
+{
+	struct ot_call call = { };
+	struct ore_io_state *ios;
+	int err;
+
+	init_completion(&call.done);
+	err = ore_get_rw_state(&e->layout, &e->oc, false, off, len, &ios);
+	if (err)
+		return err;
+	ios->private = &call;
+	if (async)
+		ios->done = ot_eng_done;
+	err = ore_discard(ios);
+	if (!err && async)
+		wait_for_completion(&call.done);
+	if (!err)
+		err = ios->error;
+	ore_put_io_state(ios);
+	return err;
+}
+
+/*
+ * Discard over file stores (holes punched: the range reads as zeros, the
+ * rest is untouched) for a layout without parity; -EOPNOTSUPP with parity.
+ * Case arg: the index in ot_layouts[].
+ */
+static void ot_eng_discard_case(struct ot_ctx *ctx)
+{
+	const struct ore_layout *l = &ot_layouts[ctx->arg];
+	long long live0 = atomic64_read(&ore_stats.ios_live);
+	unsigned int r;
+	struct ot_eng e;
+	int err;
+
+	if (!ot_eng_init(&e, ctx, l, false, 0x20200 + ctx->arg,
+			 0x20200 + ctx->arg))
+		return;
+	ot_fill(ctx, e.shadow, e.size);
+	err = ot_eng_write(&e, 0, e.size, false, false, NULL, NULL);
+	if (!OT_EXPECT(ctx, !err, "write: %d", err))
+		goto out;
+	if (e.layout.parity) {
+		OT_EXPECT_EQ(ctx, ot_eng_discard(&e, 0, e.size, false),
+			     -EOPNOTSUPP);
+		ot_eng_check_read(&e, 0, e.size, false, NULL);
+		goto out;
+	}
+	for (r = 0; r < 8; r++) {
+		u64 pages = e.size / PAGE_SIZE;
+		u64 off = (u64)ot_rand(ctx, pages) * PAGE_SIZE;
+		u64 len = (1 + ot_rand(ctx, pages - off / PAGE_SIZE)) *
+			  PAGE_SIZE;
+
+		err = ot_eng_discard(&e, off, len, r & 1);
+		if (!OT_EXPECT(ctx, !err, "discard %llu+%llu: %d", off, len,
+			       err))
+			break;
+		memset(e.shadow + off, 0, len);
+		if (!ot_eng_check_read(&e, 0, e.size, false, NULL))
+			break;
+	}
+	ot_eng_verify(&e);
+out:
+	ot_eng_remove(&e);
+	ot_eng_put(&e);
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), live0);
+}
+
 static void ot_eng_no_leaks(struct ot_ctx *ctx)
 {
 	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), 0);
@@ -916,6 +986,9 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_raid6_wide_file_stores", ot_eng_file, 9 },
 	{ "engine_raid6_wide_block_stores", ot_eng_bdev, 9 },
 	{ "engine_r4w_counts", ot_eng_r4w },
+	{ "engine_discard_raid0_groups", ot_eng_discard_case, 1 },
+	{ "engine_discard_raid1", ot_eng_discard_case, 2 },
+	{ "engine_discard_raid5_refused", ot_eng_discard_case, 4 },
 	{ "engine_no_leaked_io_states", ot_eng_no_leaks },
 };
 
