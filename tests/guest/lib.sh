@@ -181,16 +181,12 @@ have_host() {
 # mkfs_ext4 DEV [OPTIONS...]: make an ext4 filesystem on DEV (host
 # mkfs.ext4, else busybox mke2fs).
 mkfs_ext4() {
-	local dev=$1 lazy=lazy_itable_init=0,lazy_journal_init=0
+	local dev=$1
 	shift
-	# Inode tables and journal are zeroed now, not by ext4lazyinit in the
-	# background of the test (it competes with it for the disk and holds
-	# each group's inode allocation while it works). mke2fs keeps only the
-	# last -E: a caller that gives its own adds these options to it.
-	case " $* " in
-	*" -E "*) ;;
-	*) set -- -E $lazy "$@" ;;
-	esac
+	# MKFS_EXT4_OPTS (e.g. benchmarks: "-E lazy_itable_init=0,..."), then
+	# the caller's options (mke2fs keeps only the last -E).
+	# shellcheck disable=SC2086
+	set -- $MKFS_EXT4_OPTS "$@"
 	if have_host mkfs.ext4; then
 		hostrun mkfs.ext4 -F -q "$@" "$dev"
 	else
