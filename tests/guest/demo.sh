@@ -7,7 +7,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 10
+ktap_plan 11
 echo "# == guest: $(cat /proc/version)"
 exofs_load || ktap_done
 exofs_stores_ext4 4 || ktap_done
@@ -32,8 +32,11 @@ t0=$(now_cs)
 check "copy the tree into exofs" cp -a /tmp/ref/linux-source-6.12 $EXOFS_MNT/
 copy_s=$(secs_since $t0)
 echo "# copied in $copy_s s"
+t0=$(now_cs)
+check "sync (writeback through ORE to the stores)" sync -f $EXOFS_MNT
+echo "# synced in $(secs_since $t0) s"
 df -h $EXOFS_MNT | sed 's/^/# /'
-echo "# == counters before umount"
+echo "# == counters after sync"
 exofs_counters | sed 's/^/# /'
 check "umount" exofs_umount
 check "remount" exofs_mount
