@@ -749,17 +749,27 @@ out:
 	return err;
 }
 
+/*
+ * One partially written stripe, from its plan to its writes. Planned in the
+ * writer's context (ore_pstripe_plan: marks, cache lookups, the choice, the
+ * reads it needs in @rbatch); finished when the reads are over
+ * (ore_pstripe_finish: new parity, the writes queued).
+ */
 struct ore_pstripe {
-	const struct ore_striping_info *si;
+	struct list_head node;
+	struct ore_striping_info si;
 	unsigned int rows;
 	struct page **pg;	/* [col * rows + j], data cols then P, Q */
 	u8 *state;		/* enum ore_r4w_pg of the data pages */
 	u8 *touched;		/* [j]: page row j is written */
+	struct page **old;	/* rmw: old data and old P, same index */
+	struct ore_r4w_plan plan;
+	struct ore_batch *rbatch;
 };
 
 static u64 ore_pstripe_loff(struct ore_pstripe *ps, u32 c, unsigned int j)
 {
-	return ps->si->first_stripe_start + (u64)c * ps->rows * PAGE_SIZE +
+	return ps->si.first_stripe_start + (u64)c * ps->rows * PAGE_SIZE +
 	       (u64)j * PAGE_SIZE;
 }
 
@@ -781,22 +791,36 @@ static void ore_pstripe_put_r4w(struct ore_io_state *ios,
 	}
 }
 
-/* read-modify-write: old data of the written pages and old P; RAID4/5. */
-static int ore_pstripe_rmw(struct ore_io_state *ios, struct ore_pstripe *ps)
+/* Give back the cache pages still held (not uptodate: @err) and free. */
+static void ore_pstripe_free(struct ore_io_state *ios, struct ore_pstripe *ps,
+			     bool err)
+{
+	if (!ps)
+		return;
+	if (ios->r4w && ps->state)
+		ore_pstripe_put_r4w(ios, ps, !err);
+	ore_batch_free(ps->rbatch);
+	kfree(ps->old);
+	kfree(ps->touched);
+	kfree(ps->state);
+	kfree(ps->pg);
+	kfree(ps);
+}
+
+/* read-modify-write reads: old data of the written pages and old P. */
+static int ore_pstripe_rmw_reads(struct ore_io_state *ios,
+				 struct ore_pstripe *ps)
 {
 	const struct ore_layout *layout = ios->layout;
-	const struct ore_striping_info *si = ps->si;
+	const struct ore_striping_info *si = &ps->si;
 	u32 dw = layout->data_width, c;
 	unsigned int rows = ps->rows, j;
 	u64 obj_off = si->row * layout->stripe_unit;
-	struct page **old;
-	struct ore_batch *batch;
-	int err = -ENOMEM;
+	int err;
 
-	old = kcalloc((dw + 1) * rows, sizeof(*old), GFP_NOIO);
-	batch = ore_batch_alloc(ios, NULL);
-	if (!old || !batch)
-		goto out;
+	ps->old = kcalloc((dw + 1) * rows, sizeof(*ps->old), GFP_NOIO);
+	if (!ps->old)
+		return -ENOMEM;
 	for (c = 0; c <= dw; c++) {
 		u32 pos = ore_layout_stripe_pos(layout, si->row, c);
 		u32 m = ore_pick_mirror(ios, si->group, pos, si->row);
@@ -807,22 +831,27 @@ static int ore_pstripe_rmw(struct ore_io_state *ios, struct ore_pstripe *ps)
 				continue;
 			if (c < dw && ps->state[c * rows + j] != ORE_R4W_NEW)
 				continue;
-			old[c * rows + j] = ore_own_page(ios);
-			if (!old[c * rows + j])
-				goto out;
-			err = ore_batch_add(batch, comp, obj_off + j * PAGE_SIZE,
-					    old[c * rows + j], 0, PAGE_SIZE,
+			ps->old[c * rows + j] = ore_own_page(ios);
+			if (!ps->old[c * rows + j])
+				return -ENOMEM;
+			err = ore_batch_add(ps->rbatch, comp,
+					    obj_off + j * PAGE_SIZE,
+					    ps->old[c * rows + j], 0, PAGE_SIZE,
 					    false);
 			if (err)
-				goto out;
+				return err;
 		}
 	}
-	ios->stats_reads += list_count_nodes(&batch->subs);
-	ore_batch_run_sync(batch);
-	if (batch->failed) {
-		err = -EAGAIN;	/* retry as reconstruct-write */
-		goto out;
-	}
+	return 0;
+}
+
+/* P' = P ^ D_old ^ D_new for every touched row, from the rmw reads. */
+static void ore_pstripe_rmw_parity(struct ore_io_state *ios,
+				   struct ore_pstripe *ps)
+{
+	u32 dw = ios->layout->data_width, c;
+	unsigned int rows = ps->rows, j;
+
 	for (j = 0; j < rows; j++) {
 		void *srcs[2 * ORE_MAX_GROUP_WIDTH];
 		unsigned int n = 0;
@@ -832,83 +861,195 @@ static int ore_pstripe_rmw(struct ore_io_state *ios, struct ore_pstripe *ps)
 		for (c = 0; c < dw; c++) {
 			if (ps->state[c * rows + j] != ORE_R4W_NEW)
 				continue;
-			srcs[n++] = ore_pa(old[c * rows + j]);
+			srcs[n++] = ore_pa(ps->old[c * rows + j]);
 			srcs[n++] = ore_pa(ps->pg[c * rows + j]);
 		}
-		ore_xor_into(ore_pa(old[dw * rows + j]), srcs, n);
-		ps->pg[dw * rows + j] = old[dw * rows + j];
+		ore_xor_into(ore_pa(ps->old[dw * rows + j]), srcs, n);
+		ps->pg[dw * rows + j] = ps->old[dw * rows + j];
 	}
-	err = 0;
-out:
-	ore_batch_free(batch);
-	kfree(old);
-	return err;
 }
 
 /*
- * reconstruct-write: read what the cache does not hold of the untouched
- * columns of the touched rows (through the normal read path, so a failed
- * component is rebuilt), then compute P (and Q) from whole rows.
+ * reconstruct-write reads: what the cache does not hold of the untouched
+ * columns of the touched rows, through the normal read path (so that a
+ * failed component is rebuilt by ore_repair_batch()).
  */
-static int ore_pstripe_rcw(struct ore_io_state *ios, struct ore_pstripe *ps)
+static int ore_pstripe_rcw_reads(struct ore_io_state *ios,
+				 struct ore_pstripe *ps)
 {
-	const struct ore_layout *layout = ios->layout;
-	u32 dw = layout->data_width, gw = layout->group_width, c;
+	u32 dw = ios->layout->data_width, c;
 	unsigned int rows = ps->rows, j;
-	struct ore_batch *batch;
 	int err;
 
-	batch = ore_batch_alloc(ios, NULL);
-	if (!batch)
-		return -ENOMEM;
 	for (c = 0; c < dw; c++)
 		for (j = 0; j < rows; j++) {
 			unsigned int i = c * rows + j;
 
 			if (ps->state[i] == ORE_R4W_OWN_READ && !ps->pg[i]) {
 				ps->pg[i] = ore_own_page(ios);
-				if (!ps->pg[i]) {
-					err = -ENOMEM;
-					goto out;
-				}
+				if (!ps->pg[i])
+					return -ENOMEM;
 			}
 			if (ps->state[i] != ORE_R4W_OWN_READ &&
 			    ps->state[i] != ORE_R4W_CACHED_READ)
 				continue;
-			err = ore_map_data(batch, ore_pstripe_loff(ps, c, j),
+			err = ore_map_data(ps->rbatch, ore_pstripe_loff(ps, c, j),
 					   PAGE_SIZE, &ps->pg[i], false);
 			if (err)
-				goto out;
+				return err;
 		}
-	ios->stats_reads += list_count_nodes(&batch->subs);
-	ore_batch_run_sync(batch);
-	err = 0;
-	if (batch->failed)
-		err = ore_repair_batch(ios, batch);
-	if (err)
-		goto out;
+	return 0;
+}
+
+/* P (and Q) of every touched row from whole rows, after the rcw reads. */
+static int ore_pstripe_rcw_parity(struct ore_io_state *ios,
+				  struct ore_pstripe *ps)
+{
+	const struct ore_layout *layout = ios->layout;
+	u32 dw = layout->data_width, gw = layout->group_width, c;
+	unsigned int rows = ps->rows, j;
+
 	for (j = 0; j < rows; j++) {
 		if (!ps->touched[j])
 			continue;
 		for (c = dw; c < gw; c++) {
 			ps->pg[c * rows + j] = ore_own_page(ios);
-			if (!ps->pg[c * rows + j]) {
-				err = -ENOMEM;
-				goto out;
-			}
+			if (!ps->pg[c * rows + j])
+				return -ENOMEM;
 		}
 		ore_stripe_parity(layout, ps->pg, rows, j);
 	}
+	return 0;
+}
+
+/* A new, empty read batch for @ps (its done() is set by whoever runs it). */
+static int ore_pstripe_new_rbatch(struct ore_io_state *ios,
+				  struct ore_pstripe *ps)
+{
+	ore_batch_free(ps->rbatch);
+	ps->rbatch = ore_batch_alloc(ios, NULL);
+	return ps->rbatch ? 0 : -ENOMEM;
+}
+
+/*
+ * Plan part of a stripe: [@a, @b) of the stripe of @si, data in @pages
+ * (page 0 holds @a). Asks the caller's cache, chooses rmw or rcw and
+ * builds the reads in (*@pps)->rbatch, not submitted (maybe empty). Never
+ * waits for I/O. On error nothing is held.
+ */
+static int ore_pstripe_plan(struct ore_io_state *ios,
+			    const struct ore_striping_info *si, u64 a, u64 b,
+			    struct page **pages, struct ore_pstripe **pps)
+{
+	const struct ore_layout *layout = ios->layout;
+	u32 dw = layout->data_width, gw = layout->group_width, c;
+	unsigned int rows = layout->stripe_unit / PAGE_SIZE, j, i, dead = 0;
+	struct ore_pstripe *ps;
+	u64 off;
+	int err = -ENOMEM;
+
+	ps = kzalloc(sizeof(*ps), GFP_NOIO);
+	if (!ps)
+		return -ENOMEM;
+	ps->si = *si;
+	ps->rows = rows;
+	ps->pg = kcalloc(gw * rows, sizeof(*ps->pg), GFP_NOIO);
+	ps->state = kcalloc(dw, rows, GFP_NOIO);
+	ps->touched = kzalloc(rows, GFP_NOIO);
+	if (!ps->pg || !ps->state || !ps->touched)
+		goto out;
+
+	ore_r4w_mark(layout, a - si->first_stripe_start,
+		     b - si->first_stripe_start, ps->state, ps->touched,
+		     &ps->plan);
+	for (off = a; off < b; off += PAGE_SIZE) {
+		u64 in = off - si->first_stripe_start;
+
+		c = in / layout->stripe_unit;
+		j = (in % layout->stripe_unit) / PAGE_SIZE;
+		ps->pg[c * rows + j] = pages[(off - a) / PAGE_SIZE];
+	}
+	for (c = 0; c < gw; c++)
+		dead += ore_pos_dead(ios, si->group,
+				     ore_layout_stripe_pos(layout, si->row, c));
+	if (dead > layout->parity) {
+		pr_err(ORE_PFX "object 0x%llx: stripe at %llu has %u components lost, parity %u\n",
+		       ios->oc->oid, si->first_stripe_start, dead,
+		       layout->parity);
+		err = -EIO;
+		goto out;
+	}
+
+	/* untouched data pages of touched rows: ask the caller's cache */
+	for (i = 0; ios->r4w && i < dw * rows; i++) {
+		bool uptodate = false;
+		struct page *page;
+
+		if (ps->state[i] != ORE_R4W_OWN_READ)
+			continue;
+		page = ios->r4w->get_page(ios->private,
+					  ore_pstripe_loff(ps, i / rows,
+							   i % rows),
+					  &uptodate);
+		ios->stats_r4w_pages++;
+		if (page) {
+			ps->pg[i] = page;
+			ps->state[i] = uptodate ? ORE_R4W_CACHED :
+						  ORE_R4W_CACHED_READ;
+		}
+	}
+
+	err = ore_pstripe_new_rbatch(ios, ps);
+	if (err)
+		goto out;
+	if (ore_r4w_choose(layout, ps->state, ps->touched, dead, &ps->plan) ==
+	    ORE_R4W_RMW) {
+		/* the cache pages are not needed (nor read) */
+		if (ios->r4w)
+			ore_pstripe_put_r4w(ios, ps, false);
+		err = ore_pstripe_rmw_reads(ios, ps);
+	} else {
+		err = ore_pstripe_rcw_reads(ios, ps);
+	}
+	if (err)
+		goto out;
+	ios->stats_reads += list_count_nodes(&ps->rbatch->subs);
+	*pps = ps;
+	return 0;
 out:
-	ore_batch_free(batch);
+	ore_pstripe_free(ios, ps, true);
 	return err;
+}
+
+/* Reconstruct-write again, after a failed read of read-modify-write. */
+static int ore_pstripe_redo_rcw(struct ore_io_state *ios,
+				struct ore_pstripe *ps)
+{
+	u32 dw = ios->layout->data_width;
+	unsigned int rows = ps->rows, i;
+	int err;
+
+	for (i = 0; i < dw * rows; i++)
+		if (ps->state[i] != ORE_R4W_NEW && ps->touched[i % rows]) {
+			ps->state[i] = ORE_R4W_OWN_READ;
+			ps->pg[i] = NULL;
+		}
+	ps->plan.how = ORE_R4W_RCW;
+	err = ore_pstripe_new_rbatch(ios, ps);
+	if (!err)
+		err = ore_pstripe_rcw_reads(ios, ps);
+	if (err)
+		return err;
+	ios->stats_reads += list_count_nodes(&ps->rbatch->subs);
+	ore_batch_run_sync(ps->rbatch);
+	return 0;
 }
 
 /* Queue the writes of a planned partial stripe: new data and its parity. */
 static int ore_pstripe_queue(struct ore_batch *batch, struct ore_pstripe *ps)
 {
 	const struct ore_layout *layout = batch->ios->layout;
-	const struct ore_striping_info *si = ps->si;
+	const struct ore_striping_info *si = &ps->si;
 	u64 obj_off = si->row * layout->stripe_unit;
 	unsigned int rows = ps->rows, j;
 	u32 c;
@@ -931,116 +1072,53 @@ static int ore_pstripe_queue(struct ore_batch *batch, struct ore_pstripe *ps)
 }
 
 /*
- * Part of a stripe: [@a, @b) of the stripe described by @si, data in
- * @pages (page 0 holds @a). Reads what parity needs, then queues writes.
+ * The reads of @ps are over: compute its parity (redoing a failed rmw as
+ * rcw, rebuilding what an rcw read lost; both synchronously) and queue its
+ * writes in @wbatch. Process context.
  */
-static int ore_write_partial_stripe(struct ore_batch *batch,
-				    const struct ore_striping_info *si,
-				    u64 a, u64 b, struct page **pages)
+static int ore_pstripe_finish(struct ore_io_state *ios, struct ore_pstripe *ps,
+			      struct ore_batch *wbatch)
 {
-	struct ore_io_state *ios = batch->ios;
-	const struct ore_layout *layout = ios->layout;
-	u32 dw = layout->data_width, gw = layout->group_width, c;
-	unsigned int rows = layout->stripe_unit / PAGE_SIZE, j, i, dead = 0;
-	struct ore_pstripe ps = { .si = si, .rows = rows };
-	struct ore_r4w_plan plan;
-	u64 off;
-	int err = -ENOMEM;
+	int err = 0;
 
-	ps.pg = kcalloc(gw * rows, sizeof(*ps.pg), GFP_NOIO);
-	ps.state = kcalloc(dw, rows, GFP_NOIO);
-	ps.touched = kzalloc(rows, GFP_NOIO);
-	if (!ps.pg || !ps.state || !ps.touched)
-		goto out;
-
-	ore_r4w_mark(layout, a - si->first_stripe_start,
-		     b - si->first_stripe_start, ps.state, ps.touched, &plan);
-	for (off = a; off < b; off += PAGE_SIZE) {
-		u64 in = off - si->first_stripe_start;
-
-		c = in / layout->stripe_unit;
-		j = (in % layout->stripe_unit) / PAGE_SIZE;
-		ps.pg[c * rows + j] = pages[(off - a) / PAGE_SIZE];
-	}
-	for (c = 0; c < gw; c++)
-		dead += ore_pos_dead(ios, si->group,
-				     ore_layout_stripe_pos(layout, si->row, c));
-	if (dead > layout->parity) {
-		pr_err(ORE_PFX "object 0x%llx: stripe at %llu has %u components lost, parity %u\n",
-		       ios->oc->oid, si->first_stripe_start, dead,
-		       layout->parity);
-		err = -EIO;
-		goto out;
-	}
-
-	/* untouched data pages of touched rows: ask the caller's cache */
-	for (i = 0; ios->r4w && i < dw * rows; i++) {
-		bool uptodate = false;
-		struct page *page;
-
-		if (ps.state[i] != ORE_R4W_OWN_READ)
-			continue;
-		page = ios->r4w->get_page(ios->private,
-					  ore_pstripe_loff(&ps, i / rows,
-							   i % rows),
-					  &uptodate);
-		ios->stats_r4w_pages++;
-		if (page) {
-			ps.pg[i] = page;
-			ps.state[i] = uptodate ? ORE_R4W_CACHED :
-						 ORE_R4W_CACHED_READ;
-		}
-	}
-
-	switch (ore_r4w_choose(layout, ps.state, ps.touched, dead, &plan)) {
-	case ORE_R4W_RMW:
-		ore_pstripe_put_r4w(ios, &ps, false);
-		err = ore_pstripe_rmw(ios, &ps);
-		if (err != -EAGAIN) {
-			if (!err)
-				atomic64_inc(&ore_stats.rmw_stripes);
-			break;
-		}
-		/* a read failed: redo it as reconstruct-write */
-		for (i = 0; i < dw * rows; i++)
-			if (ps.state[i] != ORE_R4W_NEW &&
-			    ps.touched[i % rows]) {
-				ps.state[i] = ORE_R4W_OWN_READ;
-				ps.pg[i] = NULL;
-			}
-		fallthrough;
-	case ORE_R4W_RCW:
-		err = ore_pstripe_rcw(ios, &ps);
+	if (ps->plan.how == ORE_R4W_RMW && !ps->rbatch->failed) {
+		ore_pstripe_rmw_parity(ios, ps);
+		atomic64_inc(&ore_stats.rmw_stripes);
+	} else {
+		if (ps->plan.how == ORE_R4W_RMW)
+			err = ore_pstripe_redo_rcw(ios, ps);
+		if (!err && ps->rbatch->failed)
+			err = ore_repair_batch(ios, ps->rbatch);
 		if (!err)
-			atomic64_inc(&ore_stats.rcw_stripes);
-		break;
+			err = ore_pstripe_rcw_parity(ios, ps);
+		if (err)
+			return err;
+		atomic64_inc(&ore_stats.rcw_stripes);
 	}
 	if (ios->r4w)
-		ore_pstripe_put_r4w(ios, &ps, !err);
+		ore_pstripe_put_r4w(ios, ps, true);
+	err = ore_pstripe_queue(wbatch, ps);
 	if (err)
-		goto out;
-	err = ore_pstripe_queue(batch, &ps);
+		return err;
 	ios->stats_partial_stripes++;
 	atomic64_inc(&ore_stats.partial_stripes);
-out:
-	if (err && ios->r4w && ps.state)
-		ore_pstripe_put_r4w(ios, &ps, false);
-	kfree(ps.touched);
-	kfree(ps.state);
-	kfree(ps.pg);
-	return err;
+	return 0;
 }
 
-/* Map a parity write, stripe by stripe. May sleep for read-4-write. */
-static int ore_map_parity_write(struct ore_batch *batch, u64 len)
+/*
+ * Map a parity write stripe by stripe into @wbatch: full stripes at once,
+ * partial ones planned onto @ios->pstripes (their reads not started).
+ */
+static int ore_map_parity_write(struct ore_batch *wbatch, u64 len)
 {
-	struct ore_io_state *ios = batch->ios;
+	struct ore_io_state *ios = wbatch->ios;
 	const struct ore_layout *layout = ios->layout;
 	u64 loff = ios->offset, end = ios->offset + len;
 	int err = 0;
 
 	while (loff < end && !err) {
 		struct ore_striping_info si;
+		struct ore_pstripe *ps;
 		struct page **pages;
 		u64 b;
 
@@ -1048,27 +1126,73 @@ static int ore_map_parity_write(struct ore_batch *batch, u64 len)
 		b = min(end, si.first_stripe_start + layout->stripe_length);
 		pages = &ios->pages[(loff - ios->offset) / PAGE_SIZE];
 		if (loff == si.first_stripe_start &&
-		    b == loff + layout->stripe_length)
-			err = ore_write_full_stripe(batch, &si, pages);
-		else
-			err = ore_write_partial_stripe(batch, &si, loff, b,
-						       pages);
+		    b == loff + layout->stripe_length) {
+			err = ore_write_full_stripe(wbatch, &si, pages);
+		} else {
+			err = ore_pstripe_plan(ios, &si, loff, b, pages, &ps);
+			if (!err)
+				list_add_tail(&ps->node, &ios->pstripes);
+		}
 		loff = b;
 	}
 	return err;
 }
 
-static bool ore_write_is_partial(struct ore_io_state *ios, u64 len)
+static void ore_pstripes_free(struct ore_io_state *ios, bool err)
 {
-	u64 U = ios->layout->stripe_length;
-	u64 first = ios->offset, end = ios->offset + len;
-	struct ore_striping_info si;
+	struct ore_pstripe *ps, *next;
 
-	ore_calc_stripe_info(ios->layout, first, &si);
-	if (si.first_stripe_start != first)
-		return true;
-	ore_calc_stripe_info(ios->layout, end - 1, &si);
-	return si.first_stripe_start + U != end;
+	list_for_each_entry_safe(ps, next, &ios->pstripes, node) {
+		list_del(&ps->node);
+		ore_pstripe_free(ios, ps, err);
+	}
+}
+
+/* Finish every partial stripe of @ios into @wbatch; frees them. */
+static int ore_pstripes_finish(struct ore_io_state *ios,
+			       struct ore_batch *wbatch)
+{
+	struct ore_pstripe *ps;
+	int err = 0;
+
+	list_for_each_entry(ps, &ios->pstripes, node) {
+		err = ore_pstripe_finish(ios, ps, wbatch);
+		if (err)
+			break;
+	}
+	ore_pstripes_free(ios, err);
+	return err;
+}
+
+/* The partial stripes are read: finish them and start the writes. */
+static void ore_write_finish(struct ore_io_state *ios)
+{
+	struct ore_batch *wbatch = ios->batch;
+	int err;
+
+	ios->batch = NULL;
+	err = ore_pstripes_finish(ios, wbatch);
+	if (err) {
+		ore_batch_free(wbatch);
+		ios->error = err;
+		ore_ios_finish(ios);
+		return;
+	}
+	ore_batch_submit(wbatch);
+}
+
+static void ore_write_finish_work(struct work_struct *work)
+{
+	ore_write_finish(container_of(work, struct ore_io_state, work));
+}
+
+/* One more partial stripe is read (any context). */
+static void ore_pstripe_read_done(struct ore_batch *rbatch)
+{
+	struct ore_io_state *ios = rbatch->ios;
+
+	if (atomic_dec_and_test(&ios->pending))
+		queue_work(ore_wq, &ios->work);
 }
 
 static int ore_write_build(struct ore_io_state *ios, struct ore_batch **pb)
@@ -1088,6 +1212,7 @@ static int ore_write_build(struct ore_io_state *ios, struct ore_batch **pb)
 	else
 		err = ore_map_data(batch, ios->offset, len, ios->pages, true);
 	if (err) {
+		ore_pstripes_free(ios, true);
 		ore_batch_free(batch);
 		return err;
 	}
@@ -1095,20 +1220,42 @@ static int ore_write_build(struct ore_io_state *ios, struct ore_batch **pb)
 	return 0;
 }
 
-static void ore_write_work(struct work_struct *work)
+/*
+ * An asynchronous write with partial stripes: their reads start here, and
+ * the last one to end queues ore_write_finish() in ore_wq. With nothing to
+ * read (all from the cache) everything is done here.
+ */
+static int ore_write_async_partial(struct ore_io_state *ios,
+				   struct ore_batch *wbatch)
 {
-	struct ore_io_state *ios = container_of(work, struct ore_io_state,
-						work);
-	struct ore_batch *batch;
-	int err;
+	struct ore_pstripe *ps;
+	int reads = 0;
 
-	err = ore_write_build(ios, &batch);
-	if (err) {
-		ios->error = err;
-		ore_ios_finish(ios);
-		return;
+	list_for_each_entry(ps, &ios->pstripes, node)
+		reads += !list_empty(&ps->rbatch->subs);
+	if (!reads) {
+		int err = ore_pstripes_finish(ios, wbatch);
+
+		if (err) {
+			ore_batch_free(wbatch);
+			return err;
+		}
+		ore_batch_submit(wbatch);
+		return 0;
 	}
-	ore_batch_submit(batch);
+	ios->batch = wbatch;
+	INIT_WORK(&ios->work, ore_write_finish_work);
+	/* one count more while we walk the list the finish frees */
+	atomic_set(&ios->pending, reads + 1);
+	list_for_each_entry(ps, &ios->pstripes, node) {
+		if (list_empty(&ps->rbatch->subs))
+			continue;
+		ps->rbatch->done = ore_pstripe_read_done;
+		ore_batch_submit(ps->rbatch);
+	}
+	if (atomic_dec_and_test(&ios->pending))
+		queue_work(ore_wq, &ios->work);
+	return 0;
 }
 
 /**
@@ -1122,8 +1269,10 @@ static void ore_write_work(struct work_struct *work)
  * whichever reads fewer pages. A component whose store is failed or whose
  * write fails is skipped: the write still succeeds, with @ios->degraded
  * set, while every group keeps enough components to rebuild it; otherwise
- * it fails with -EIO. Without @ios->done the call waits; a partial parity
- * write with @ios->done is planned in ORE's workqueue.
+ * it fails with -EIO. Without @ios->done the call waits. With it, the call
+ * never waits for I/O: the reads of a partial stripe start here, and its
+ * parity and writes follow in ORE's workqueue when they are over (at once
+ * here when the cache held everything).
  *
  * Return: 0 when started (async) or done (sync); a negative errno when the
  * I/O could not start (done() is not called) or, synchronously, failed.
@@ -1131,20 +1280,24 @@ static void ore_write_work(struct work_struct *work)
 int ore_write(struct ore_io_state *ios)
 {
 	struct ore_batch *batch;
-	u64 len;
+	struct ore_pstripe *ps;
 	int err;
 
-	err = ore_check_range(ios, &len);
-	if (err)
-		return err;
-	if (ios->layout->parity && ios->done && ore_write_is_partial(ios, len)) {
-		INIT_WORK(&ios->work, ore_write_work);
-		queue_work(ore_wq, &ios->work);
-		return 0;
-	}
 	err = ore_write_build(ios, &batch);
 	if (err)
 		return err;
+	if (list_empty(&ios->pstripes))
+		return ore_start(ios, batch);
+	if (ios->done)
+		return ore_write_async_partial(ios, batch);
+	list_for_each_entry(ps, &ios->pstripes, node)
+		if (!list_empty(&ps->rbatch->subs))
+			ore_batch_run_sync(ps->rbatch);
+	err = ore_pstripes_finish(ios, batch);
+	if (err) {
+		ore_batch_free(batch);
+		return err;
+	}
 	return ore_start(ios, batch);
 }
 EXPORT_SYMBOL_GPL(ore_write);
@@ -1220,6 +1373,7 @@ static int ore_alloc_ios(const struct ore_layout *layout,
 	ios->failed_comp = -1;
 	kref_init(&ios->kref);
 	INIT_LIST_HEAD(&ios->own_pages);
+	INIT_LIST_HEAD(&ios->pstripes);
 	atomic64_inc(&ore_stats.ios_live);
 	*pios = ios;
 	return 0;

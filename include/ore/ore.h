@@ -155,7 +155,9 @@ static inline struct ore_store *ore_comp_store(const struct ore_components *oc,
  *
  * get_page is called once for each data page of a partially written stripe
  * row that the write does not cover (never for full stripes), before ORE
- * decides between read-modify-write and reconstruct-write.
+ * decides between read-modify-write and reconstruct-write. It runs in the
+ * context of ore_write() (for oreblk: its ->submit_bio), so it must not
+ * wait for I/O; put_page runs there or in ORE's workqueue.
  */
 struct ore_r4w_ops {
 	struct page *(*get_page)(void *priv, u64 offset, bool *uptodate);
@@ -231,6 +233,7 @@ struct ore_io_state {
 	struct completion *sync_done;
 	struct work_struct work;
 	struct list_head own_pages;
+	struct list_head pstripes;
 	void *batch;
 	unsigned long failed_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 };
