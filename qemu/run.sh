@@ -237,6 +237,8 @@ boot_one() {
 	append+=" rdinit=/init ore_script=$SCRIPT ore_kind=$KIND ore_stage=$stage"
 	append+=" ore_disks=$DISKS ore_timeout=$TIMEOUT"
 	[ -n "$ARGS" ] && append+=" ore_args=$ARGS"
+	# ORE_KERNEL_ARGS: more kernel parameters, e.g. slub_debug=FZPU
+	[ -n "${ORE_KERNEL_ARGS:-}" ] && append+=" $ORE_KERNEL_ARGS"
 	set +e +o pipefail
 	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 		-accel "tcg,thread=$TCG_THREAD" -cpu max -smp "$SMP" -m "$MEM" \
