@@ -318,6 +318,27 @@ static void oreblk_flush_work(struct work_struct *work)
 	oreblk_cmd_start(cmd);
 }
 
+/* A command for @bio, counted in flight and in the disk's statistics. */
+static struct oreblk_cmd *oreblk_cmd_alloc(struct oreblk_array *arr,
+					   struct bio *bio)
+{
+	struct oreblk_cmd *cmd = mempool_alloc(arr->cmd_pool, GFP_NOIO);
+
+	atomic_inc(&arr->inflight);
+	cmd->arr = arr;
+	cmd->bio = bio;
+	cmd->offset = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	cmd->length = bio->bi_iter.bi_size;
+	cmd->write = op_is_write(bio_op(bio));
+	cmd->pages = (struct page **)(cmd + 1);
+	cmd->ents = (struct oreblk_lock_ent *)(cmd->pages + arr->max_pages);
+	cmd->nr_pieces = 0;
+	cmd->error = 0;
+	cmd->bounce = false;
+	cmd->start_time = bio_start_io_acct(bio);
+	return cmd;
+}
+
 static void oreblk_discard_done(struct ore_io_state *ios, void *private)
 {
 	struct oreblk_cmd *cmd = private;
@@ -349,16 +370,7 @@ static void oreblk_discard(struct oreblk_array *arr, struct bio *bio)
 		bio_endio(bio);
 		return;
 	}
-	cmd = mempool_alloc(arr->cmd_pool, GFP_NOIO);
-	atomic_inc(&arr->inflight);
-	cmd->arr = arr;
-	cmd->bio = bio;
-	cmd->offset = offset;
-	cmd->length = length;
-	cmd->write = true;
-	cmd->bounce = false;
-	cmd->error = 0;
-	cmd->start_time = bio_start_io_acct(bio);
+	cmd = oreblk_cmd_alloc(arr, bio);
 	err = ore_get_rw_state(&arr->layout, &arr->oc, false, offset, length,
 			       &ios);
 	if (!err) {
@@ -399,21 +411,9 @@ static void oreblk_submit_bio(struct bio *bio)
 		return;
 	}
 
-	cmd = mempool_alloc(arr->cmd_pool, GFP_NOIO);
-	atomic_inc(&arr->inflight);
-	cmd->arr = arr;
-	cmd->bio = bio;
-	cmd->offset = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
-	cmd->length = bio->bi_iter.bi_size;
-	cmd->write = bio_op(bio) == REQ_OP_WRITE;
-	cmd->pages = (struct page **)(cmd + 1);
-	cmd->ents = (struct oreblk_lock_ent *)(cmd->pages + arr->max_pages);
-	cmd->nr_pieces = 0;
-	cmd->error = 0;
-	cmd->bounce = false;
+	cmd = oreblk_cmd_alloc(arr, bio);
 	for (i = 0; i < OREBLK_MAX_PIECES; i++)
 		INIT_WORK(&cmd->pieces[i].work, oreblk_piece_start_work);
-	cmd->start_time = bio_start_io_acct(bio);
 
 	if ((cmd->offset | cmd->length) & (PAGE_SIZE - 1) ||
 	    cmd->offset + cmd->length > arr->array_size ||
