@@ -18,7 +18,12 @@
  * A member that fails while running (ORE reports it through ore_check_io)
  * is failed at once in ORE (ore_store_set_failed) and counted; the
  * superblocks of the members still in service are rewritten, with the
- * events counter raised, from oreblk_wq.
+ * events counter raised, from oreblk_wq. Until they are on disk no bio
+ * ends (oreblk_hold_for_sb): a write acknowledged degraded, or a read
+ * served without the member, would otherwise be lost by a crash that
+ * left every superblock saying the member is in service (the next
+ * assembly would use its stale data), as md holds bios while
+ * MD_SB_CHANGE_PENDING.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -310,17 +315,11 @@ static bool oreblk_member_in_service(const struct oreblk_member *m)
  */
 static void oreblk_write_sbs(struct oreblk_array *arr)
 {
-	struct page *page;
+	struct page *page = arr->sb_page;
 	unsigned int round;
 	u32 i;
 
 	lockdep_assert_held(&arr->sb_mutex);
-	page = alloc_page(GFP_NOIO | __GFP_ZERO);
-	if (!page) {
-		pr_err(OREBLK_PFX "oreblk%d: no memory to write the superblocks\n",
-		       arr->index);
-		return;
-	}
 	for (round = 0; round <= arr->nr_members; round++) {
 		bool again = false;
 
@@ -347,7 +346,6 @@ static void oreblk_write_sbs(struct oreblk_array *arr)
 		if (!again)
 			break;
 	}
-	__free_page(page);
 }
 
 /* ------------------------------------------------------------------ */
@@ -395,26 +393,82 @@ static void oreblk_lost_map(struct oreblk_array *arr, unsigned long *lost)
 /* ------------------------------------------------------------------ */
 /* failures */
 
+/*
+ * Write the failures recorded so far to the superblocks, then end the bios
+ * held meanwhile. A failure that comes in while the superblocks are being
+ * written makes another round: the held bios end only after a round that
+ * started with every failure known.
+ */
 static void oreblk_fail_work(struct work_struct *work)
 {
 	struct oreblk_array *arr = container_of(work, struct oreblk_array,
 						fail_work);
 	DECLARE_BITMAP(lost, OREBLK_MAX_MEMBERS);
+	struct oreblk_cmd *cmd, *next;
+	unsigned long seq;
+	LIST_HEAD(done);
+	u32 i;
 
-	mutex_lock(&arr->sb_mutex);
-	oreblk_write_sbs(arr);
-	oreblk_lost_map(arr, lost);
-	if (oreblk_array_viable(arr, lost))
-		pr_warn(OREBLK_PFX "oreblk%d: degraded: %u of %u members out of service (events %llu)\n",
-			arr->index, atomic_read(&arr->nr_failed),
-			arr->nr_members, arr->events);
-	else
-		pr_err(OREBLK_PFX "oreblk%d: %u of %u members out of service: beyond the redundancy of %s, I/O fails\n",
-		       arr->index, atomic_read(&arr->nr_failed),
-		       arr->nr_members,
-		       oreblk_raid_name(arr->layout.raid_algorithm,
-					arr->layout.mirrors_p1));
-	mutex_unlock(&arr->sb_mutex);
+	for (;;) {
+		spin_lock_irq(&arr->hold_lock);
+		seq = arr->fail_seq;
+		spin_unlock_irq(&arr->hold_lock);
+
+		mutex_lock(&arr->sb_mutex);
+		oreblk_write_sbs(arr);
+		oreblk_lost_map(arr, lost);
+		if (oreblk_array_viable(arr, lost))
+			pr_warn(OREBLK_PFX "oreblk%d: degraded: %u of %u members out of service (events %llu)\n",
+				arr->index, atomic_read(&arr->nr_failed),
+				arr->nr_members, arr->events);
+		else
+			pr_err(OREBLK_PFX "oreblk%d: %u of %u members out of service: beyond the redundancy of %s, I/O fails\n",
+			       arr->index, atomic_read(&arr->nr_failed),
+			       arr->nr_members,
+			       oreblk_raid_name(arr->layout.raid_algorithm,
+						arr->layout.mirrors_p1));
+		mutex_unlock(&arr->sb_mutex);
+
+		spin_lock_irq(&arr->hold_lock);
+		if (arr->fail_seq == seq) {
+			arr->sb_seq = seq;
+			for (i = 0; i < arr->nr_members; i++)
+				clear_bit(OREBLK_M_FAIL_PENDING,
+					  &arr->members[i].flags);
+			list_splice_init(&arr->held, &done);
+			spin_unlock_irq(&arr->hold_lock);
+			break;
+		}
+		spin_unlock_irq(&arr->hold_lock);
+	}
+	list_for_each_entry_safe(cmd, next, &done, held) {
+		list_del_init(&cmd->held);
+		oreblk_cmd_end(cmd);
+	}
+}
+
+/**
+ * oreblk_hold_for_sb - keep a bio from ending before a failure is on disk
+ * @arr: the array
+ * @cmd: a command whose I/O is over
+ *
+ * Any context. While a member failure has not reached the superblocks of
+ * the members in service, @cmd is kept in @arr->held; oreblk_fail_work()
+ * ends it (oreblk_cmd_end()) once they say so.
+ *
+ * Return: true when @cmd was held, false when it may end now.
+ */
+bool oreblk_hold_for_sb(struct oreblk_array *arr, struct oreblk_cmd *cmd)
+{
+	unsigned long flags;
+	bool hold;
+
+	spin_lock_irqsave(&arr->hold_lock, flags);
+	hold = arr->fail_seq != arr->sb_seq;
+	if (hold)
+		list_add_tail(&cmd->held, &arr->held);
+	spin_unlock_irqrestore(&arr->hold_lock, flags);
+	return hold;
 }
 
 /**
@@ -425,12 +479,14 @@ static void oreblk_fail_work(struct work_struct *work)
  * @error: the error
  *
  * Any context. The member gets no more I/O from now on; its state goes to
- * the superblocks from oreblk_wq.
+ * the superblocks from oreblk_wq, and no bio ends until it is there
+ * (oreblk_hold_for_sb()). The caller's own bio must end after this call.
  */
 void oreblk_member_failed(struct oreblk_array *arr, u32 member, u64 offset,
 			  int error)
 {
 	struct oreblk_member *m;
+	unsigned long flags;
 
 	if (member >= arr->nr_members)
 		return;
@@ -438,6 +494,16 @@ void oreblk_member_failed(struct oreblk_array *arr, u32 member, u64 offset,
 	if (test_bit(OREBLK_M_MISSING, &m->flags) ||
 	    test_and_set_bit(OREBLK_M_FAULTY, &m->flags))
 		return;
+	spin_lock_irqsave(&arr->hold_lock, flags);
+	arr->fail_seq++;
+	set_bit(OREBLK_M_FAIL_PENDING, &m->flags);
+	spin_unlock_irqrestore(&arr->hold_lock, flags);
+	/*
+	 * The failure is pending before ORE can skip the member: an I/O that
+	 * found the store failed ends after this point, and sees it in
+	 * oreblk_hold_for_sb().
+	 */
+	smp_mb();
 	ore_store_set_failed(m->store, true);
 	atomic_inc(&arr->nr_failed);
 	pr_err(OREBLK_PFX "oreblk%d: member %u (%s) failed at data offset %llu (error %d): marked faulty\n",
@@ -711,7 +777,11 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 
 	arr = kzalloc(sizeof(*arr), GFP_KERNEL);
 	cands = kcalloc(n, sizeof(*cands), GFP_KERNEL);
-	if (!arr || !cands) {
+	if (arr)
+		arr->sb_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!arr || !cands || !arr->sb_page) {
+		if (arr && arr->sb_page)
+			__free_page(arr->sb_page);
 		kfree(arr);
 		kfree(cands);
 		oreblk_msg(msg, "no memory");
@@ -720,6 +790,8 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	arr->index = ca->index;
 	mutex_init(&arr->sb_mutex);
 	INIT_WORK(&arr->fail_work, oreblk_fail_work);
+	spin_lock_init(&arr->hold_lock);
+	INIT_LIST_HEAD(&arr->held);
 	atomic_set(&arr->nr_failed, 0);
 	oreblk_missing_init(&arr->missing);
 
@@ -828,7 +900,8 @@ void oreblk_array_free(struct oreblk_array *arr)
 
 	if (!arr)
 		return;
-	cancel_work_sync(&arr->fail_work);
+	/* a failure not on disk yet is written before the members close */
+	flush_work(&arr->fail_work);
 	for (i = 0; arr->members && i < arr->nr_members; i++) {
 		struct oreblk_member *m = &arr->members[i];
 
@@ -843,6 +916,7 @@ void oreblk_array_free(struct oreblk_array *arr)
 	}
 	kfree(arr->members);
 	kfree(arr->stores);
+	__free_page(arr->sb_page);
 	mutex_destroy(&arr->sb_mutex);
 	kfree(arr);
 }

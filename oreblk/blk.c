@@ -42,10 +42,33 @@ static void oreblk_piece_submit(struct oreblk_piece *piece);
 /* ------------------------------------------------------------------ */
 /* completion */
 
-static void oreblk_cmd_finish(struct oreblk_cmd *cmd)
+/**
+ * oreblk_cmd_end - end the bio of a command and free the command
+ * @cmd: the command, its I/O over
+ *
+ * Any context.
+ */
+void oreblk_cmd_end(struct oreblk_cmd *cmd)
 {
 	struct oreblk_array *arr = cmd->arr;
 	struct bio *bio = cmd->bio;
+
+	if (cmd->error)
+		bio->bi_status = errno_to_blk_status(cmd->error);
+	bio_end_io_acct(bio, cmd->start_time);
+	mempool_free(cmd, arr->cmd_pool);
+	bio_endio(bio);
+	if (atomic_dec_and_test(&arr->inflight))
+		wake_up_var(&arr->inflight);
+}
+
+/*
+ * The I/O of @cmd is over: copy out of the bounce pages, then end the bio,
+ * or leave that to the superblock update of a member failure not on disk
+ * yet (oreblk_hold_for_sb()).
+ */
+static void oreblk_cmd_finish(struct oreblk_cmd *cmd)
+{
 	unsigned int i;
 
 	if (cmd->bounce) {
@@ -54,7 +77,7 @@ static void oreblk_cmd_finish(struct oreblk_cmd *cmd)
 			struct bio_vec bv;
 			u64 pos = 0;
 
-			bio_for_each_segment(bv, bio, iter) {
+			bio_for_each_segment(bv, cmd->bio, iter) {
 				memcpy_to_page(bv.bv_page, bv.bv_offset,
 					       page_address(cmd->pages[pos >> PAGE_SHIFT]) +
 					       offset_in_page(pos), bv.bv_len);
@@ -63,14 +86,11 @@ static void oreblk_cmd_finish(struct oreblk_cmd *cmd)
 		}
 		for (i = 0; i < cmd->length >> PAGE_SHIFT; i++)
 			__free_page(cmd->pages[i]);
+		cmd->bounce = false;
 	}
-	if (cmd->error)
-		bio->bi_status = errno_to_blk_status(cmd->error);
-	bio_end_io_acct(bio, cmd->start_time);
-	mempool_free(cmd, arr->cmd_pool);
-	bio_endio(bio);
-	if (atomic_dec_and_test(&arr->inflight))
-		wake_up_var(&arr->inflight);
+	if (oreblk_hold_for_sb(cmd->arr, cmd))
+		return;
+	oreblk_cmd_end(cmd);
 }
 
 static void oreblk_cmd_put(struct oreblk_cmd *cmd)
@@ -335,6 +355,7 @@ static struct oreblk_cmd *oreblk_cmd_alloc(struct oreblk_array *arr,
 	cmd->nr_pieces = 0;
 	cmd->error = 0;
 	cmd->bounce = false;
+	INIT_LIST_HEAD(&cmd->held);
 	cmd->start_time = bio_start_io_acct(bio);
 	return cmd;
 }

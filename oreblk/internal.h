@@ -8,7 +8,9 @@
  *   oreblk_array.sb_mutex	member states, events, superblock writes
  *   oreblk_lock_bucket.lock	stripe locks (lock.c), never held with
  *   oreblk_cache_shard.lock	a cache shard lock (cache.c)
- * The two spinlocks are taken with interrupts disabled: I/O completions
+ *   oreblk_array.hold_lock	bios held for a superblock update (array.c),
+ *				nothing else is taken under it
+ * The spinlocks are taken with interrupts disabled: I/O completions
  * release stripe locks and update the cache from interrupt context.
  */
 #ifndef _OREBLK_INTERNAL_H
@@ -205,6 +207,8 @@ struct oreblk_piece {
  * @bounce: @pages are the driver's own (the bio's memory was not made of
  *	whole pages): copied in before writes, out after reads
  * @work: runs the cache flush of a REQ_PREFLUSH bio, then its data
+ * @held: in &oreblk_array.held while its end waits for a member failure
+ *	to reach the superblocks
  *
  * @pages and @ents live in the same allocation, after the struct.
  */
@@ -223,11 +227,13 @@ struct oreblk_cmd {
 	int error;
 	bool bounce;
 	struct work_struct work;
+	struct list_head held;
 };
 
 int oreblk_disk_create(struct oreblk_array *arr);
 void oreblk_disk_destroy(struct oreblk_array *arr);
 void oreblk_piece_start_work(struct work_struct *work);
+void oreblk_cmd_end(struct oreblk_cmd *cmd);
 
 /* ---------------------------------------------------------------------
  * array.c: assembling, members, superblocks, failures.
@@ -279,6 +285,14 @@ struct oreblk_member {
  * @events: events counter of the superblocks in service
  * @nr_failed: members faulty or missing
  * @fail_work: records member failures (superblocks) from process context
+ * @sb_page: the page superblocks are built in (under @sb_mutex), allocated
+ *	at assembly so that recording a failure needs no memory
+ * @hold_lock: protects @fail_seq, @sb_seq, @held and OREBLK_M_FAIL_PENDING
+ * @fail_seq: member failures so far
+ * @sb_seq: @fail_seq as of the last superblock update that completed:
+ *	while they differ, a failure is not on disk yet and bios that end
+ *	wait in @held (as md holds them while MD_SB_CHANGE_PENDING)
+ * @held: commands whose bio ends once the superblocks are written
  * @redundant: the layout has parity or mirrors: writes take stripe locks
  * @max_bytes: largest bio served whole (larger ones are split)
  * @max_pages: pages of a bio of @max_bytes
@@ -309,6 +323,11 @@ struct oreblk_array {
 	u64 events;
 	atomic_t nr_failed;
 	struct work_struct fail_work;
+	struct page *sb_page;
+	spinlock_t hold_lock;
+	unsigned long fail_seq;
+	unsigned long sb_seq;
+	struct list_head held;
 	bool redundant;
 	u32 max_bytes;
 	u32 max_pages;
@@ -324,6 +343,7 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 void oreblk_array_free(struct oreblk_array *arr);
 void oreblk_member_failed(struct oreblk_array *arr, u32 member, u64 offset,
 			  int error);
+bool oreblk_hold_for_sb(struct oreblk_array *arr, struct oreblk_cmd *cmd);
 int oreblk_fail_member(struct oreblk_array *arr, u32 member, char *msg);
 bool oreblk_array_viable(struct oreblk_array *arr, const unsigned long *lost);
 void oreblk_fill_detail(struct oreblk_array *arr,
