@@ -42,6 +42,38 @@ static void oreblk_piece_submit(struct oreblk_piece *piece);
 /* ------------------------------------------------------------------ */
 /* completion */
 
+/*
+ * Copy between the bio's memory and the bounce pages (@to_bio: out of
+ * them). A segment of the bio lies in one page of its own but may start
+ * anywhere in a bounce page and run into the next one: copy by pieces
+ * that stay inside one page of each.
+ */
+static void oreblk_bounce_copy(struct oreblk_cmd *cmd, bool to_bio)
+{
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	u64 pos = 0;
+
+	bio_for_each_segment(bv, cmd->bio, iter) {
+		u32 done = 0;
+
+		while (done < bv.bv_len) {
+			u32 in = offset_in_page(pos);
+			u32 n = min_t(u32, bv.bv_len - done, PAGE_SIZE - in);
+			void *b = page_address(cmd->pages[pos >> PAGE_SHIFT]) + in;
+
+			if (to_bio)
+				memcpy_to_page(bv.bv_page, bv.bv_offset + done,
+					       b, n);
+			else
+				memcpy_from_page(b, bv.bv_page,
+						 bv.bv_offset + done, n);
+			done += n;
+			pos += n;
+		}
+	}
+}
+
 /**
  * oreblk_cmd_end - end the bio of a command and free the command
  * @cmd: the command, its I/O over
@@ -72,18 +104,8 @@ static void oreblk_cmd_finish(struct oreblk_cmd *cmd)
 	unsigned int i;
 
 	if (cmd->bounce) {
-		if (!cmd->write && !cmd->error) {
-			struct bvec_iter iter;
-			struct bio_vec bv;
-			u64 pos = 0;
-
-			bio_for_each_segment(bv, cmd->bio, iter) {
-				memcpy_to_page(bv.bv_page, bv.bv_offset,
-					       page_address(cmd->pages[pos >> PAGE_SHIFT]) +
-					       offset_in_page(pos), bv.bv_len);
-				pos += bv.bv_len;
-			}
-		}
+		if (!cmd->write && !cmd->error)
+			oreblk_bounce_copy(cmd, true);
 		for (i = 0; i < cmd->length >> PAGE_SHIFT; i++)
 			__free_page(cmd->pages[i]);
 		cmd->bounce = false;
@@ -267,7 +289,6 @@ static int oreblk_map_pages(struct oreblk_cmd *cmd)
 	struct bio *bio = cmd->bio;
 	struct bvec_iter iter;
 	struct bio_vec bv;
-	u64 pos = 0;
 
 	bio_for_each_segment(bv, bio, iter) {
 		if (bv.bv_offset || bv.bv_len != PAGE_SIZE)
@@ -286,14 +307,8 @@ bounce:
 		}
 	}
 	cmd->bounce = true;
-	if (cmd->write) {
-		bio_for_each_segment(bv, bio, iter) {
-			memcpy_from_page(page_address(cmd->pages[pos >> PAGE_SHIFT]) +
-					 offset_in_page(pos), bv.bv_page,
-					 bv.bv_offset, bv.bv_len);
-			pos += bv.bv_len;
-		}
-	}
+	if (cmd->write)
+		oreblk_bounce_copy(cmd, false);
 	return 0;
 }
 

@@ -10,7 +10,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/oreblk_lib.sh
 
-ktap_plan 74
+ktap_plan 75
 
 A=/dev/oreblk0
 V0=/dev/vda V1=/dev/vdb V2=/dev/vdc V3=/dev/vdd V4=/dev/vde V5=/dev/vdf
@@ -54,6 +54,8 @@ check "raid5: stripe_cache_size is settable" sh -c \
 check "raid5: writes with a small cache" ob_writes $A $REF 2 60 $REGION_BLKS
 check "raid5: cache stays within its size" sh -c "[ \$(cat /sys/block/oreblk0/ore/stripe_cache_active) -le 64 ]"
 check "raid5: data with a small cache" ob_same $A $REF $REGION_MIB
+# bvecs at 512 and 3584 bytes into a page, 8 KiB long (bounce pages)
+ktap_module oreblk_test oreblk_test dev=$A offset=$((150 << 20))
 check "raid5: stop before the error cases" oreblk stop $A
 
 # ---------------------------------------------------------------- errors
@@ -180,7 +182,7 @@ check "raid5: no discard offered, blkdiscard refused" sh -c \
 	 ! hostrun blkdiscard -o 0 -l 1048576 $A 2>/dev/null && oreblk stop $A"
 
 check "no oreblk error in the kernel log outside the refusals" sh -c \
-	"! dmesg | grep 'oreblk' | grep -v 'not an oreblk member\|given twice\|too many members missing\|another array\|stale\|marked faulty\|is in use' | grep -qi 'error\|fail'"
+	"! dmesg | grep 'oreblk' | grep -v 'not an oreblk member\|given twice\|too many members missing\|another array\|stale\|marked faulty\|is in use\|oreblk_test:' | grep -qi 'error\|fail'"
 check "oreblk.ko unloads" rmmod oreblk
 check "ore.ko unloads, no I/O state leaked" sh -c "rmmod ore && ! dmesg | grep -q 'leaked'"
 ktap_done
