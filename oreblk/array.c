@@ -8,8 +8,9 @@
  * checksum, version, layout, sizes against the device) and against the
  * others (same array, same layout, distinct member indexes, uuids the
  * array knows). The members with the highest events counter are
- * authoritative; a member with a lower counter missed a state change and
- * is stale. Stale members, members the authoritative superblocks mark
+ * authoritative (and must not mark each other faulty: that array ran
+ * split, and assembly is refused); a member with a lower counter missed
+ * a state change and is stale. Stale members, members the authoritative superblocks mark
  * faulty, and members not given are missing: the array starts degraded
  * while every group keeps enough components (oreblk_array_viable()), and
  * the missing ones are then marked faulty on disk, so they stay out when
@@ -681,11 +682,35 @@ static int oreblk_pick_members(struct oreblk_cand *cands, u32 n,
 		max_events = max(max_events, le64_to_cpu(c->sb->events));
 	}
 
+	/*
+	 * The authoritative superblocks must agree: one that marks another
+	 * of the same events count faulty means the array ran split (each
+	 * half assembled alone, as md calls it: split brain), and neither
+	 * half's data is the array's. Refuse and let the user choose.
+	 */
 	fresh = NULL;
-	for (i = 0; i < n && !fresh; i++)
-		if (le64_to_cpu(cands[i].sb->events) == max_events)
-			fresh = cands[i].sb;
-	faulty = le64_to_cpu(fresh->faulty_map);
+	faulty = 0;
+	for (i = 0; i < n; i++) {
+		const struct oreblk_cand *a = &cands[i];
+		u64 map = le64_to_cpu(a->sb->faulty_map);
+
+		if (le64_to_cpu(a->sb->events) != max_events)
+			continue;
+		if (!fresh)
+			fresh = a->sb;
+		faulty |= map;
+		for (j = 0; j < n; j++) {
+			const struct oreblk_cand *b = &cands[j];
+
+			if (j == i || le64_to_cpu(b->sb->events) != max_events ||
+			    !(map & (1ULL << b->idx)))
+				continue;
+			oreblk_msg(msg, "%s and %s both have events %llu but %s marks %s faulty (the array ran split): assemble with one of them only",
+				   a->path, b->path, max_events, a->path,
+				   b->path);
+			return -EINVAL;
+		}
+	}
 	for (i = 0; i < nr; i++) {
 		struct oreblk_cand *c = slot[i];
 

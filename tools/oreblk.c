@@ -395,7 +395,23 @@ static int check_members(char **paths, int n)
 		}
 	}
 	nr = le32toh(sbs[0].nr_members);
-	faulty = le64toh(sbs[fresh].faulty_map);
+	/* the fresh superblocks must not mark each other faulty (split) */
+	for (i = 0; i < n; i++) {
+		uint64_t map = le64toh(sbs[i].faulty_map);
+
+		if (le64toh(sbs[i].events) != max_events)
+			continue;
+		faulty |= map;
+		for (j = 0; j < n; j++) {
+			if (j == i || le64toh(sbs[j].events) != max_events ||
+			    !(map & (1ull << le32toh(sbs[j].member_index))))
+				continue;
+			err_msg("%s and %s both have events %" PRIu64 " but %s marks %s faulty: the array ran split (each side assembled without the other); assemble with the side whose data you want only, e.g. without %s",
+				paths[i], paths[j], max_events, paths[i],
+				paths[j], paths[j]);
+			goto out;
+		}
+	}
 	for (i = 0; i < n; i++) {
 		uint32_t idx = le32toh(sbs[i].member_index);
 

@@ -10,7 +10,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/oreblk_lib.sh
 
-ktap_plan 75
+ktap_plan 80
 
 A=/dev/oreblk0
 V0=/dev/vda V1=/dev/vdb V2=/dev/vdc V3=/dev/vdd V4=/dev/vde V5=/dev/vdf
@@ -74,6 +74,18 @@ expect_fail "assemble: two missing members refused by the kernel" "too many memb
 	oreblk assemble --no-check $A $V0 $V1
 check "raid1: create another array over vde, vdf" oreblk create /dev/oreblk1 --raid 1 -n 2 $V4 $V5
 check "raid1: stop it" oreblk stop /dev/oreblk1
+# split: each half assembled alone marks the other faulty, at equal events
+check "raid1: split: each half assembled alone once" sh -c \
+	"oreblk assemble /dev/oreblk1 $V4 && oreblk stop /dev/oreblk1 &&
+	 oreblk assemble /dev/oreblk1 $V5 && oreblk stop /dev/oreblk1 &&
+	 [ \"\$(oreblk examine $V4 | grep events)\" = \"\$(oreblk examine $V5 | grep events)\" ]"
+expect_fail "assemble: halves of a split raid1 refused" "ran split" \
+	oreblk assemble /dev/oreblk1 $V4 $V5
+expect_fail "assemble: halves of a split raid1 refused by the kernel" "ran split" \
+	oreblk assemble --no-check /dev/oreblk1 $V5 $V4
+check "raid1: split: not running after the refusals" sh -c "[ ! -e /sys/block/oreblk1 ]"
+check "raid1: split: one half chosen assembles" sh -c \
+	"oreblk assemble /dev/oreblk1 $V4 && oreblk stop /dev/oreblk1"
 expect_fail "assemble: member of another array refused" "another array" \
 	oreblk assemble $A $V0 $V1 $V4 $V3
 expect_fail "assemble: member of another array refused by the kernel" "another array" \
