@@ -13,6 +13,16 @@
  * Contexts: ->submit() may sleep (bio allocation); &ore_store_io.end_io
  * runs in bio completion context (hard or soft interrupt), or in
  * ->submit() itself when the request is refused.
+ *
+ * Bios come from the store's own bio_set, not fs_bio_set: ->submit() runs
+ * inside a stacking driver's ->submit_bio (oreblk), where the bios already
+ * allocated wait on current->bio_list until it returns, so a request of
+ * several bios (and several requests per array bio) could wait on a pool
+ * that only those parked bios refill (see the comment of
+ * bio_alloc_bioset()). The pool is per store and has a rescuer
+ * (BIOSET_NEED_RESCUER), as md's and dm's have: when it runs dry, the
+ * parked bios of this pool are handed to the rescuer, submitted, and
+ * their completion refills it.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
@@ -32,6 +42,7 @@
  * @start: byte offset of the object on the device
  * @len: bytes of the object
  * @lbs_mask: logical block size - 1
+ * @bio_set: the bios of this store's requests
  */
 struct ore_bdev_store {
 	struct ore_store store;
@@ -40,7 +51,11 @@ struct ore_bdev_store {
 	u64 start;
 	u64 len;
 	u32 lbs_mask;
+	struct bio_set bio_set;
 };
+
+/* Bios in each store's reserve: a request of several chained bios */
+#define ORE_BDEV_POOL_SIZE	4
 
 static inline struct ore_bdev_store *to_bdev_store(struct ore_store *store)
 {
@@ -108,8 +123,9 @@ static struct bio *ore_bdev_alloc_bio(struct ore_bdev_store *bs,
 
 	if (sio->write)
 		opf = REQ_OP_WRITE | (sio->fua ? REQ_SYNC | REQ_FUA : 0);
-	bio = bio_alloc(bs->bdev, min_t(unsigned int, nr_vecs, BIO_MAX_VECS),
-			opf, GFP_NOIO);
+	bio = bio_alloc_bioset(bs->bdev,
+			       min_t(unsigned int, nr_vecs, BIO_MAX_VECS), opf,
+			       GFP_NOIO, &bs->bio_set);
 	bio->bi_iter.bi_sector = sector;
 	return bio;
 }
@@ -253,6 +269,7 @@ static void ore_bdev_release(struct ore_store *store)
 	struct ore_bdev_store *bs = to_bdev_store(store);
 
 	bdev_fput(bs->bdev_file);
+	bioset_exit(&bs->bio_set);
 	kfree(bs);
 }
 
@@ -323,6 +340,14 @@ struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 	bs = kzalloc(sizeof(*bs), GFP_KERNEL);
 	if (!bs) {
 		pr_err(ORE_PFX "block store %s: out of memory\n", path);
+		goto out_put;
+	}
+	err = bioset_init(&bs->bio_set, ORE_BDEV_POOL_SIZE, 0,
+			  BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER);
+	if (err) {
+		pr_err(ORE_PFX "block store %s: no memory for its bio pool\n",
+		       path);
+		kfree(bs);
 		goto out_put;
 	}
 	bs->bdev_file = bdev_file;
