@@ -4,6 +4,12 @@
  * random, reproducible way, for the fuzz test (tests/guest/exofs_fuzz.sh).
  *
  *   exofs_mutate SEED STORE_DIR...
+ *   exofs_mutate set sb FIELD VALUE STORE_DIR...
+ *   exofs_mutate set inode INO FIELD VALUE STORE_DIR...
+ *
+ * The "set" forms make one chosen change (for regression tests): a field of
+ * the superblock on every store, or of an inode record, named as in
+ * include/ore/exofs_fs.h, with the checksums and the parity fixed up.
  *
  * SEED picks the target and the damage; a line saying what was done goes
  * to stdout. About half of the mutations are "semantic": a field of a
@@ -139,6 +145,93 @@ static void flip_bytes(uint8_t *p, size_t len, char *desc, size_t dlen)
 	snprintf(desc, dlen, "%u bytes flipped (first at %zu)", n, first);
 }
 
+static const struct field *find_field(const struct field *t, size_t n,
+				      const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(t[i].name, name))
+			return &t[i];
+	fprintf(stderr, "exofs_mutate: unknown field %s\n", name);
+	return NULL;
+}
+
+/* exofs_mutate set sb|inode ...: see the top of the file. */
+static int set_main(int argc, char **argv)
+{
+	struct exofs_stores st;
+	const struct field *f;
+	uint8_t sb[EXOFS_SB_SIZE];
+	char path[4096];
+	const char *why;
+	uint32_t i;
+
+	if (argc >= 4 && !strcmp(argv[0], "sb")) {
+		f = find_field(sb_fields, sizeof(sb_fields) / sizeof(sb_fields[0]),
+			       argv[1]);
+		if (!f)
+			return 2;
+		for (i = 3; i < (uint32_t)argc; i++) {
+			ore_user_store_path(path, sizeof(path), argv[i],
+					    EXOFS_SUPER_OID);
+			if (rw_file(path, sb, sizeof(sb), 0))
+				return 1;
+			put_le(sb + f->off, f->bytes, strtoull(argv[2], NULL, 0));
+			((struct exofs_fsb *)sb)->s_csum = htole32(exofs_sb_csum(sb));
+			if (rw_file(path, sb, sizeof(sb), 1))
+				return 1;
+		}
+		printf("sb of %d stores: %s = %s\n", argc - 3, f->name, argv[2]);
+		return 0;
+	}
+	if (argc >= 5 && !strcmp(argv[0], "inode")) {
+		char *end;
+		uint64_t ino = strtoull(argv[1], &end, 0);
+		struct exofs_inode r;
+		struct exofs_obj it;
+
+		if (!ino || *end) {
+			fprintf(stderr, "exofs_mutate: bad inode number '%s'\n",
+				argv[1]);
+			return 2;
+		}
+
+		f = find_field(ino_fields, sizeof(ino_fields) / sizeof(ino_fields[0]),
+			       argv[2]);
+		if (!f)
+			return 2;
+		st.n = (uint32_t)(argc - 4);
+		st.dirs = (const char **)(argv + 4);
+		for (i = 0; i < st.n; i++) {
+			ore_user_store_path(path, sizeof(path), st.dirs[i],
+					    EXOFS_SUPER_OID);
+			if (!rw_file(path, sb, sizeof(sb), 0) &&
+			    !exofs_sb_check(sb, &st.layout, &why))
+				break;
+		}
+		if (i == st.n ||
+		    exofs_obj_open(&st, EXOFS_ITABLE_OID, O_RDWR, &it)) {
+			fprintf(stderr, "exofs_mutate: no valid superblock or inode table\n");
+			return 1;
+		}
+		ore_user_read(&it.obj, ino * EXOFS_INODE_SIZE, &r, sizeof(r));
+		put_le((uint8_t *)&r + f->off, f->bytes,
+		       strtoull(argv[3], NULL, 0));
+		r.i_csum = htole32(exofs_inode_csum(&r));
+		if (ore_user_write(&it.obj, ino * EXOFS_INODE_SIZE, &r,
+				   sizeof(r)))
+			return 1;
+		exofs_obj_close(&it);
+		printf("inode %llu: %s = %s\n", (unsigned long long)ino,
+		       f->name, argv[3]);
+		return 0;
+	}
+	fprintf(stderr, "usage: exofs_mutate set sb FIELD VALUE STORE_DIR...\n"
+		"       exofs_mutate set inode INO FIELD VALUE STORE_DIR...\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	struct exofs_stores st;
@@ -151,6 +244,8 @@ int main(int argc, char **argv)
 	unsigned int kind;
 	int err;
 
+	if (argc >= 2 && !strcmp(argv[1], "set"))
+		return set_main(argc - 2, argv + 2);
 	if (argc < 3) {
 		fprintf(stderr, "usage: exofs_mutate SEED STORE_DIR...\n");
 		return 2;
