@@ -846,6 +846,8 @@ static const char *exofs_check_record(struct super_block *sb,
 		return "unknown flags";
 	if (!le32_to_cpu(rec->i_links_count))
 		return "link count is zero";
+	if (S_ISDIR(mode) && le32_to_cpu(rec->i_links_count) < 2)
+		return "directory with fewer than 2 links";
 	if (size > sb->s_maxbytes)
 		return "size too large";
 	if (le32_to_cpu(rec->i_atime_nsec) >= NSEC_PER_SEC ||

@@ -124,6 +124,21 @@ static int exofs_link(struct dentry *old_dentry, struct inode *dir,
 	return err;
 }
 
+/*
+ * Can a name of @inode (a subdirectory when @subdir) go from @dir? Not when
+ * the link counts are smaller than the names that exist: a damaged record
+ * (nlink below the minimum would delete a live inode at eviction).
+ */
+static int exofs_may_drop(struct inode *dir, struct inode *inode, bool subdir)
+{
+	if (inode->i_nlink >= (subdir ? 2U : 1U) &&
+	    (!subdir || dir->i_nlink >= 3))
+		return 0;
+	exofs_err(dir->i_sb, __func__, "inode %lu (%u links) in directory %lu (%u links): link count too small, filesystem damaged (run fsck.exofs)",
+		  inode->i_ino, inode->i_nlink, dir->i_ino, dir->i_nlink);
+	return -EFSCORRUPTED;
+}
+
 static int exofs_unlink(struct inode *dir, struct dentry *dentry)
 {
 	struct inode *inode = d_inode(dentry);
@@ -131,6 +146,9 @@ static int exofs_unlink(struct inode *dir, struct dentry *dentry)
 	struct folio *folio;
 	int err;
 
+	err = exofs_may_drop(dir, inode, S_ISDIR(inode->i_mode));
+	if (err)
+		return err;
 	de = exofs_find_entry(dir, &dentry->d_name, &folio);
 	if (IS_ERR(de))
 		return PTR_ERR(de);
@@ -215,6 +233,10 @@ static int exofs_exchange(struct inode *old_dir, struct dentry *old_dentry,
 
 		if (gains->i_nlink >= EXOFS_LINK_MAX)
 			return -EMLINK;
+		err = old_is_dir ? exofs_may_drop(old_dir, old_inode, true) :
+				   exofs_may_drop(new_dir, new_inode, true);
+		if (err)
+			return err;
 	}
 	old_de = exofs_find_entry(old_dir, &old_dentry->d_name, &old_folio);
 	if (IS_ERR(old_de))
@@ -298,6 +320,17 @@ static int exofs_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 	if (old_is_dir && !new_inode && old_dir != new_dir &&
 	    new_dir->i_nlink >= EXOFS_LINK_MAX)
 		return -EMLINK;
+	if (old_is_dir && old_dir != new_dir) {
+		err = exofs_may_drop(old_dir, old_inode, true);
+		if (err)
+			return err;
+	}
+	if (new_inode) {
+		err = exofs_may_drop(new_dir, new_inode,
+				     S_ISDIR(new_inode->i_mode));
+		if (err)
+			return err;
+	}
 	old_de = exofs_find_entry(old_dir, &old_dentry->d_name, &old_folio);
 	if (IS_ERR(old_de))
 		return PTR_ERR(old_de);
