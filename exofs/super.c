@@ -781,6 +781,57 @@ static void exofs_free_sbi(struct exofs_sb_info *sbi)
 	kfree(sbi);
 }
 
+/*
+ * Bytes of all stores (those not in service counted as the average of the
+ * others): total, free, available to unprivileged users.
+ */
+static void exofs_stores_space(struct exofs_sb_info *sbi, u64 *total,
+			       u64 *free, u64 *avail)
+{
+	u32 i, present = 0;
+
+	*total = *free = *avail = 0;
+	for (i = 0; i < sbi->num_stores; i++) {
+		struct kstatfs st;
+
+		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK ||
+		    !sbi->stores[i].have_root ||
+		    vfs_statfs(&sbi->stores[i].root, &st))
+			continue;
+		*total += st.f_blocks * st.f_bsize;
+		*free += st.f_bfree * st.f_bsize;
+		*avail += st.f_bavail * st.f_bsize;
+		present++;
+	}
+	if (present && present < sbi->num_stores) {
+		*total = div_u64(*total, present) * sbi->num_stores;
+		*free = div_u64(*free, present) * sbi->num_stores;
+		*avail = div_u64(*avail, present) * sbi->num_stores;
+	}
+}
+
+/*
+ * s_max_ino must fit the stores: the inode bitmap (a bit per number) is
+ * read whole when a filesystem that was not cleanly unmounted is mounted,
+ * so a damaged value must not make the mount read more than the stores
+ * can hold.
+ */
+static int exofs_check_max_ino(struct exofs_sb_info *sbi,
+			       struct fs_context *fc)
+{
+	const struct ore_layout *l = &sbi->layout;
+	u64 bitmap = DIV_ROUND_UP(sbi->max_ino, 8);
+	u64 total, free, avail, data;
+
+	exofs_stores_space(sbi, &total, &free, &avail);
+	data = div64_u64(total * l->data_width,
+			 (u64)l->group_width * l->mirrors_p1);
+	if (!total || bitmap <= data)
+		return 0;
+	return invalfc(fc, "s_max_ino %llu needs a %llu-byte inode bitmap, more than the stores hold (%llu bytes of data): superblock damaged",
+		       sbi->max_ino, bitmap, data);
+}
+
 static const struct super_operations exofs_sops;
 
 static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
@@ -839,6 +890,9 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sbi->max_ino = le64_to_cpu(fsb->s_max_ino);
 	sbi->next_ino = le64_to_cpu(fsb->s_next_ino);
 	sbi->used_inodes = le64_to_cpu(fsb->s_used_inodes);
+	err = exofs_check_max_ino(sbi, fc);
+	if (err)
+		goto out_free;
 	sp = sbi->layout.stripe_length >> PAGE_SHIFT;
 	if (sp && sp <= EXOFS_WB_MAX_PAGES) {
 		u64 whole = rounddown(EXOFS_WB_MAX_BYTES >> PAGE_SHIFT, sp);
@@ -1035,26 +1089,9 @@ static int exofs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	struct super_block *sb = dentry->d_sb;
 	struct exofs_sb_info *sbi = exofs_sb(sb);
 	const struct ore_layout *l = &sbi->layout;
-	u64 total = 0, free = 0, avail = 0, div;
-	u32 i, present = 0;
+	u64 total, free, avail, div;
 
-	for (i = 0; i < sbi->num_stores; i++) {
-		struct kstatfs st;
-
-		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK ||
-		    !sbi->stores[i].have_root ||
-		    vfs_statfs(&sbi->stores[i].root, &st))
-			continue;
-		total += st.f_blocks * st.f_bsize;
-		free += st.f_bfree * st.f_bsize;
-		avail += st.f_bavail * st.f_bsize;
-		present++;
-	}
-	if (present && present < sbi->num_stores) {
-		total = div_u64(total, present) * sbi->num_stores;
-		free = div_u64(free, present) * sbi->num_stores;
-		avail = div_u64(avail, present) * sbi->num_stores;
-	}
+	exofs_stores_space(sbi, &total, &free, &avail);
 	/* what is left for data once parity and mirrors take their share */
 	div = (u64)l->group_width * l->mirrors_p1 * PAGE_SIZE;
 	buf->f_type = EXOFS_SUPER_MAGIC;
