@@ -165,6 +165,7 @@ struct exofs_sb_info {
 enum {
 	EXOFS_I_NEW_LINK,	/* a new name points at it; fsync syncs parent */
 	EXOFS_I_NEW_INODE,	/* allocated since the bitmap was last synced */
+	EXOFS_I_TAIL_CLEAN,	/* the stores hold nothing beyond the EOF page */
 };
 
 /**

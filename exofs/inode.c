@@ -468,10 +468,14 @@ static struct page *exofs_r4w_get_page(void *priv, u64 offset, bool *uptodate)
 	struct folio *folio;
 
 	/*
-	 * Past EOF the stored data is zeros (whole pages are written with
-	 * their tail zeroed, truncate zeroes the rest of its stripe): no read.
+	 * Past EOF the stored data is zeros once exofs_clean_tail() or a
+	 * truncate made sure of it (whole pages are written with their tail
+	 * zeroed, truncate zeroes the rest of its stripe): no read. Until
+	 * then (a crash or a damaged image may have left bytes there) ORE
+	 * reads them, so that the parity matches what is stored.
 	 */
-	if (offset >= round_up(i_size_read(inode), PAGE_SIZE)) {
+	if (offset >= round_up(i_size_read(inode), PAGE_SIZE) &&
+	    test_bit(EXOFS_I_TAIL_CLEAN, &exofs_i(inode)->state)) {
 		atomic64_inc(&sbi->cnt.r4w_hits);
 		*uptodate = true;
 		return ZERO_PAGE(0);
@@ -712,6 +716,80 @@ static int exofs_check_space(struct inode *inode)
 	return full ? -ENOSPC : 0;
 }
 
+/**
+ * exofs_clean_tail - make sure no stored byte beyond @from shows up in a file
+ * @inode: a regular file, i_rwsem held
+ * @from: its size, about to grow (a write beyond it, or truncate up)
+ *
+ * Reads beyond EOF are served as zeros, so nothing checks what the stores
+ * hold there; once the size grows over it, it would be read. Normal
+ * writes leave zeros there, but a crash (data written, the record with the
+ * new size not) or a damaged image need not. So before the size first
+ * grows (per inode in memory), ask the stores how far the object extends:
+ * nothing beyond the EOF page: done; bytes in the EOF page: zeroed in the
+ * page cache, which writes that page whole; beyond it: the object is
+ * truncated at @from (which also fixes the parity). From then on exofs
+ * keeps the tail clean itself (EXOFS_I_TAIL_CLEAN). A folio of the EOF
+ * page in the cache is zeroed past @from every time (mmap can write there).
+ *
+ * Return: 0 or a negative errno.
+ */
+static int exofs_clean_tail(struct inode *inode, loff_t from)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	struct folio *folio;
+	u64 stored;
+	int err;
+
+	if (offset_in_page(from)) {
+		folio = filemap_lock_folio(inode->i_mapping, from >> PAGE_SHIFT);
+		if (!IS_ERR(folio)) {
+			if (folio_test_uptodate(folio)) {
+				folio_wait_stable(folio);
+				folio_zero_segment(folio,
+						   offset_in_folio(folio, from),
+						   folio_size(folio));
+			}
+			folio_unlock(folio);
+			folio_put(folio);
+		}
+	}
+	if (test_bit(EXOFS_I_TAIL_CLEAN, &oi->state))
+		return 0;
+	err = ore_length(&sbi->layout, &oi->oc, &stored);
+	if (err)
+		return err;
+	if (stored > round_up(from, PAGE_SIZE)) {
+		pr_warn_ratelimited(EXOFS_PFX "%s: inode %lu (object 0x%llx) holds data up to %llu, beyond its size %lld: cut at the size\n",
+				    inode->i_sb->s_id, inode->i_ino, oi->oc.oid,
+				    stored, from);
+		exofs_wb_exclude(inode);
+		err = ore_truncate(&sbi->layout, &oi->oc, from);
+		exofs_wb_allow(inode);
+		if (err) {
+			exofs_err(inode->i_sb, __func__, "cannot cut inode %lu at %lld: %d",
+				  inode->i_ino, from, err);
+			return err;
+		}
+	} else if (stored > from) {
+		/* read_mapping_folio() zeroes past EOF; written whole */
+		folio = read_mapping_folio(inode->i_mapping, from >> PAGE_SHIFT,
+					   NULL);
+		if (IS_ERR(folio))
+			return PTR_ERR(folio);
+		folio_lock(folio);
+		folio_wait_stable(folio);
+		folio_zero_segment(folio, offset_in_folio(folio, from),
+				   folio_size(folio));
+		folio_mark_dirty(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+	}
+	set_bit(EXOFS_I_TAIL_CLEAN, &oi->state);
+	return 0;
+}
+
 static int exofs_write_begin(struct file *file, struct address_space *mapping,
 			     loff_t pos, unsigned int len,
 			     struct folio **foliop, void **fsdata)
@@ -724,6 +802,11 @@ static int exofs_write_begin(struct file *file, struct address_space *mapping,
 		err = exofs_check_space(inode);
 		if (err)
 			return err;
+		if (pos + len > i_size_read(inode)) {
+			err = exofs_clean_tail(inode, i_size_read(inode));
+			if (err)
+				return err;
+		}
 	}
 	folio = __filemap_get_folio(mapping, pos >> PAGE_SHIFT, FGP_WRITEBEGIN,
 				    mapping_gfp_mask(mapping));
@@ -1177,6 +1260,8 @@ struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 		oi->i_flags = EXOFS_INODE_FL_OBJECT;	/* symlink.c may change */
 	set_bit(EXOFS_I_NEW_INODE, &oi->state);
 	set_bit(EXOFS_I_NEW_LINK, &oi->state);
+	/* a free number has no object (freeing removes it first) */
+	set_bit(EXOFS_I_TAIL_CLEAN, &oi->state);
 
 	if (insert_inode_locked(inode) < 0) {
 		/* in use after all: its bit stays set */
@@ -1240,12 +1325,22 @@ void exofs_evict_inode(struct inode *inode)
 static int exofs_truncate(struct inode *inode, loff_t size)
 {
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	loff_t old = i_size_read(inode);
 	int err;
 
+	if (size > old) {
+		err = exofs_clean_tail(inode, old);
+		if (err)
+			return err;
+	}
 	truncate_setsize(inode, size);
 	exofs_wb_exclude(inode);
 	err = ore_truncate(&sbi->layout, &exofs_i(inode)->oc, size);
 	exofs_wb_allow(inode);
+	if (err)
+		clear_bit(EXOFS_I_TAIL_CLEAN, &exofs_i(inode)->state);
+	else if (size < old)
+		set_bit(EXOFS_I_TAIL_CLEAN, &exofs_i(inode)->state);
 	if (err)
 		exofs_err(inode->i_sb, __func__, "truncate of inode %lu to %lld failed: %d",
 			  inode->i_ino, size, err);
