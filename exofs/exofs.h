@@ -12,8 +12,12 @@
  *   &exofs_i_info.wlock (spinlock) - the inode's in-flight parity writes
  *				  (&exofs_i_info.wb_list, .wb_nr, .wb_excl)
  *   &exofs_sb_info.sb_mutex - the reference superblock in sb_buf and its
- *				  writes to the stores; taken before
- *				  alloc_mutex (it reads the counters)
+ *				  writes to the stores; never held with
+ *				  alloc_mutex (the counters are read before):
+ *				  exofs_sb_work() takes it while it holds
+ *				  writes that may be awaited under alloc_mutex
+ *   &exofs_sb_info.fail_lock (spinlock) - failures not yet recorded and
+ *				  the writes held until they are
  */
 #ifndef _EXOFS_EXOFS_H
 #define _EXOFS_EXOFS_H
@@ -107,7 +111,15 @@ struct exofs_counters {
  *	rewritten on every store by exofs_write_supers()
  * @sb_mutex: serializes changes of @sb_buf and superblock writes
  * @sb_dirty: counters changed since the last superblock write
- * @sb_work: rewrites the superblocks after a store failed
+ * @sb_work: rewrites the superblocks after a store failed, then ends the
+ *	writes held meanwhile
+ * @fail_lock: protects @fail_seq, @fail_done, @fail_err and @held
+ * @fail_seq: stores taken out of service while mounted (a count)
+ * @fail_done: @fail_seq as the superblocks last recorded it
+ * @fail_err: that record could not be written on any store
+ * @held: writes that completed while a failure was not yet recorded;
+ *	they end (their folios leave writeback) once it is
+ * @fail_wait: woken when @fail_done moves
  * @alloc_mutex: serializes inode allocation and freeing
  * @max_ino: s_max_ino
  * @next_ino: s_next_ino (under @alloc_mutex)
@@ -137,6 +149,12 @@ struct exofs_sb_info {
 	struct mutex sb_mutex;		/* see the lock order above */
 	bool sb_dirty;
 	struct work_struct sb_work;
+	spinlock_t fail_lock;		/* irq safe: taken at I/O completion */
+	u64 fail_seq;
+	u64 fail_done;
+	int fail_err;
+	struct list_head held;
+	wait_queue_head_t fail_wait;
 	struct mutex alloc_mutex;	/* see the lock order above */
 	u64 max_ino;
 	u64 next_ino;
@@ -229,6 +247,8 @@ __printf(3, 4) void exofs_err(struct super_block *sb, const char *func,
 			      const char *fmt, ...);
 void exofs_mark_sb_dirty(struct exofs_sb_info *sbi);
 void exofs_store_failed(struct exofs_sb_info *sbi);
+bool exofs_hold_write(struct exofs_sb_info *sbi, struct list_head *node);
+int exofs_wait_failures(struct exofs_sb_info *sbi);
 int exofs_sync_stores(struct exofs_sb_info *sbi);
 
 /* inode.c */
@@ -248,6 +268,7 @@ void exofs_set_inode_ops(struct inode *inode);
 int exofs_sync_inode_meta(struct inode *inode);
 void exofs_io_error(struct ore_io_state *ios, u32 comp,
 		    struct ore_store *store, u64 offset, int error);
+void exofs_held_write_done(struct list_head *node, int error);
 
 /* ialloc.c */
 int exofs_alloc_ino(struct super_block *sb, unsigned long *pino);

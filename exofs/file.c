@@ -67,6 +67,9 @@ int exofs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 		err = ore_flush(&sbi->layout, &exofs_i(inode)->oc);
 	if (!err)
 		err = exofs_sync_parent(file);
+	/* a store failed on the way: done once the superblocks say so */
+	if (!err)
+		err = exofs_wait_failures(sbi);
 	err2 = file_check_and_advance_wb_err(file);
 	return err ? err : err2;
 }

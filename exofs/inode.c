@@ -276,6 +276,8 @@ static int exofs_read_folio_sync(struct inode *inode, struct folio *folio)
  * @node: in &exofs_i_info.wb_list while in flight, when it has a partial
  *	stripe
  * @work: redirties the folios after -ENOSPC, in process context
+ * @held: in &exofs_sb_info.held while a store failure is being recorded
+ * @err: the result of the write, while held
  * @pstripe: logical stripe numbers written only partially
  * @nr_pstripe: entries used in @pstripe
  * @nr: folios in @pages
@@ -286,6 +288,8 @@ struct exofs_wb {
 	struct exofs_io io;
 	struct list_head node;
 	struct work_struct work;
+	struct list_head held;
+	int err;
 	u64 pstripe[2];
 	unsigned int nr_pstripe;
 	unsigned int nr;
@@ -449,7 +453,25 @@ static void exofs_write_done(struct ore_io_state *ios, void *priv)
 	if (ios->degraded)
 		atomic64_inc(&sbi->cnt.degraded_ios);
 	ore_put_io_state(ios);
+	/* not done before the superblocks record a failed store */
+	wb->err = err;
+	if (exofs_hold_write(sbi, &wb->held))
+		return;
 	exofs_write_end_io(wb, err);
+}
+
+/**
+ * exofs_held_write_done - end a write held by exofs_hold_write()
+ * @node: &exofs_wb.held of the write
+ * @error: 0 when the failure it waited for is recorded, else the error
+ *
+ * Process context (exofs_sb_work()).
+ */
+void exofs_held_write_done(struct list_head *node, int error)
+{
+	struct exofs_wb *wb = container_of(node, struct exofs_wb, held);
+
+	exofs_write_end_io(wb, wb->err ? wb->err : error);
 }
 
 /*

@@ -217,73 +217,199 @@ static bool exofs_layout_survives(const struct ore_layout *l, u32 n,
 }
 
 /*
- * Write the superblock to every store in service, with @state and the
- * counters, s_event one up. A store that cannot take it is failed.
+ * Write the superblock to every store in service, with @state and (when
+ * @counters) the inode counters, s_event one up; failed stores are flagged
+ * in the device table. A store that cannot take it is failed, and the
+ * others are written again so that they record it.
+ *
+ * Return: 0 when at least one store took the last copy, else the error.
  */
-static int exofs_write_supers(struct exofs_sb_info *sbi, u32 state)
+static int exofs_write_supers(struct exofs_sb_info *sbi, u32 state,
+			      bool counters)
 {
 	struct exofs_fsb *fsb = exofs_fsb(sbi->sb_buf);
 	struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
+	u64 next_ino = 0, used_inodes = 0;
+	u32 i, written, round = 0;
 	struct page *page;
-	u32 i, written = 0;
-	int err = 0;
+	bool again;
+	int err;
 
 	page = alloc_page(GFP_NOFS);
 	if (!page)
 		return -ENOMEM;
-	mutex_lock(&sbi->sb_mutex);
-	WRITE_ONCE(sbi->sb_dirty, false);
-	mutex_lock(&sbi->alloc_mutex);
-	fsb->s_next_ino = cpu_to_le64(sbi->next_ino);
-	fsb->s_used_inodes = cpu_to_le64(sbi->used_inodes);
-	mutex_unlock(&sbi->alloc_mutex);
-	le64_add_cpu(&fsb->s_event, 1);
-	fsb->s_state = cpu_to_le32(state);
-	fsb->s_write_time = cpu_to_le64(ktime_get_real_seconds());
-	for (i = 0; i < sbi->num_stores; i++)
-		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
-			dt[i].flags |= cpu_to_le32(EXOFS_DEV_FL_FAILED);
-
-	for (i = 0; i < sbi->num_stores; i++) {
-		struct exofs_fsb *out = page_address(page);
-		int e;
-
-		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
-			continue;
-		memcpy(out, sbi->sb_buf, EXOFS_SB_SIZE);
-		out->s_store_index = cpu_to_le32(i);
-		memcpy(out->s_store_uuid, dt[i].uuid, EXOFS_UUID_SIZE);
-		out->s_csum = cpu_to_le32(exofs_sb_csum(out));
-		e = exofs_sb_io(sbi->ore_stores[i], page, true);
-		if (e) {
-			pr_err(EXOFS_PFX "%s: cannot write the superblock of store %u (%s): %d; store taken out of service\n",
-			       sbi->sb->s_id, i, sbi->stores[i].path, e);
-			WRITE_ONCE(sbi->stores[i].state, EXOFS_STORE_FAILED);
-			ore_store_set_failed(sbi->ore_stores[i], true);
-			if (!err)
-				err = e;
-			continue;
-		}
-		written++;
+	/*
+	 * Not nested in sb_mutex: one holding alloc_mutex may wait for a
+	 * write that exofs_sb_work() holds, and that needs sb_mutex.
+	 */
+	if (counters) {
+		WRITE_ONCE(sbi->sb_dirty, false);
+		mutex_lock(&sbi->alloc_mutex);
+		next_ino = sbi->next_ino;
+		used_inodes = sbi->used_inodes;
+		mutex_unlock(&sbi->alloc_mutex);
 	}
+	mutex_lock(&sbi->sb_mutex);
+	if (counters) {
+		fsb->s_next_ino = cpu_to_le64(next_ino);
+		fsb->s_used_inodes = cpu_to_le64(used_inodes);
+	}
+	fsb->s_state = cpu_to_le32(state);
+	do {
+		written = 0;
+		again = false;
+		err = 0;
+		le64_add_cpu(&fsb->s_event, 1);
+		fsb->s_write_time = cpu_to_le64(ktime_get_real_seconds());
+		for (i = 0; i < sbi->num_stores; i++)
+			if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
+				dt[i].flags |= cpu_to_le32(EXOFS_DEV_FL_FAILED);
+
+		for (i = 0; i < sbi->num_stores; i++) {
+			struct exofs_fsb *out = page_address(page);
+			int e;
+
+			if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
+				continue;
+			memcpy(out, sbi->sb_buf, EXOFS_SB_SIZE);
+			out->s_store_index = cpu_to_le32(i);
+			memcpy(out->s_store_uuid, dt[i].uuid, EXOFS_UUID_SIZE);
+			out->s_csum = cpu_to_le32(exofs_sb_csum(out));
+			e = exofs_sb_io(sbi->ore_stores[i], page, true);
+			if (e) {
+				pr_err(EXOFS_PFX "%s: cannot write the superblock of store %u (%s): %d; store taken out of service\n",
+				       sbi->sb->s_id, i, sbi->stores[i].path, e);
+				WRITE_ONCE(sbi->stores[i].state,
+					   EXOFS_STORE_FAILED);
+				ore_store_set_failed(sbi->ore_stores[i], true);
+				if (!err)
+					err = e;
+				again = true;
+				continue;
+			}
+			written++;
+		}
+	} while (again && written && ++round < sbi->num_stores);
 	mutex_unlock(&sbi->sb_mutex);
 	__free_page(page);
 	return written ? 0 : err;
 }
 
-/* A store failed while mounted: record it on the others. */
+/*
+ * A store failed while mounted: record it on the others, then end the
+ * writes that completed meanwhile (see exofs_hold_write()). A failure
+ * that comes while the superblocks are written is recorded in one more
+ * round before any write is let go.
+ */
 static void exofs_sb_work(struct work_struct *work)
 {
 	struct exofs_sb_info *sbi = container_of(work, struct exofs_sb_info,
 						 sb_work);
+	struct list_head *node, *next;
+	LIST_HEAD(done);
+	int err = 0;
+	u64 seq;
 
-	if (!sb_rdonly(sbi->sb))
-		exofs_write_supers(sbi, EXOFS_STATE_DIRTY);
+	for (;;) {
+		spin_lock_irq(&sbi->fail_lock);
+		seq = sbi->fail_seq;
+		if (seq == sbi->fail_done) {
+			spin_unlock_irq(&sbi->fail_lock);
+			break;
+		}
+		spin_unlock_irq(&sbi->fail_lock);
+		/* no counters: the record must not wait for alloc_mutex */
+		err = sb_rdonly(sbi->sb) ? -EROFS :
+		      exofs_write_supers(sbi, EXOFS_STATE_DIRTY, false);
+		if (err)
+			pr_err(EXOFS_PFX "%s: could not record a failed store on any superblock: %d; the writes that depend on it fail\n",
+			       sbi->sb->s_id, err);
+		spin_lock_irq(&sbi->fail_lock);
+		if (sbi->fail_seq == seq) {
+			sbi->fail_done = seq;
+			sbi->fail_err = err;
+			list_splice_init(&sbi->held, &done);
+		}
+		spin_unlock_irq(&sbi->fail_lock);
+	}
+	wake_up_all(&sbi->fail_wait);
+	list_for_each_safe(node, next, &done) {
+		list_del_init(node);
+		exofs_held_write_done(node, err);
+	}
 }
 
+/* A store was taken out of service: have the superblocks record it. */
 void exofs_store_failed(struct exofs_sb_info *sbi)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&sbi->fail_lock, flags);
+	sbi->fail_seq++;
+	spin_unlock_irqrestore(&sbi->fail_lock, flags);
 	schedule_work(&sbi->sb_work);
+}
+
+/**
+ * exofs_hold_write - keep a completed write from ending until failures
+ *	are recorded
+ * @sbi: the filesystem
+ * @node: the write's list entry (&exofs_wb.held)
+ *
+ * As md holds bios while MD_SB_CHANGE_PENDING: a write that completed
+ * while a store is failed but the superblocks do not say so yet must not
+ * be seen as done (its folios leaving writeback end fsync): after a crash
+ * the failed store would come back in service with stale data. Called at
+ * write completion, any context. exofs_sb_work() ends the held writes
+ * through exofs_held_write_done().
+ *
+ * Return: true when @node was queued (the caller must not end the write).
+ */
+bool exofs_hold_write(struct exofs_sb_info *sbi, struct list_head *node)
+{
+	unsigned long flags;
+	bool held = false;
+
+	spin_lock_irqsave(&sbi->fail_lock, flags);
+	if (sbi->fail_seq != sbi->fail_done) {
+		list_add_tail(node, &sbi->held);
+		held = true;
+	}
+	spin_unlock_irqrestore(&sbi->fail_lock, flags);
+	return held;
+}
+
+static bool exofs_failures_recorded(struct exofs_sb_info *sbi, u64 seq)
+{
+	bool done;
+
+	spin_lock_irq(&sbi->fail_lock);
+	done = sbi->fail_done >= seq;
+	spin_unlock_irq(&sbi->fail_lock);
+	return done;
+}
+
+/**
+ * exofs_wait_failures - wait until every store failed so far is recorded
+ * @sbi: the filesystem
+ *
+ * Called by fsync and syncfs before they report success.
+ *
+ * Return: 0, or -EIO when the record could not be written.
+ */
+int exofs_wait_failures(struct exofs_sb_info *sbi)
+{
+	u64 seq;
+	int err;
+
+	spin_lock_irq(&sbi->fail_lock);
+	seq = sbi->fail_seq;
+	spin_unlock_irq(&sbi->fail_lock);
+	wait_event(sbi->fail_wait, exofs_failures_recorded(sbi, seq));
+	spin_lock_irq(&sbi->fail_lock);
+	err = sbi->fail_err ? -EIO : 0;
+	spin_unlock_irq(&sbi->fail_lock);
+	return err;
 }
 
 /* Make everything written stable on every store in service. */
@@ -853,6 +979,9 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	mutex_init(&sbi->sb_mutex);
 	mutex_init(&sbi->alloc_mutex);
 	INIT_WORK(&sbi->sb_work, exofs_sb_work);
+	spin_lock_init(&sbi->fail_lock);
+	INIT_LIST_HEAD(&sbi->held);
+	init_waitqueue_head(&sbi->fail_wait);
 	init_completion(&sbi->kobj_unregister);
 	sbi->opt_degraded = ctx->degraded;
 	sbi->opt_stores = kstrdup(ctx->stores, GFP_KERNEL);
@@ -965,7 +1094,7 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	if (!sb_rdonly(sb)) {
 		fsb->s_mount_time = cpu_to_le64(ktime_get_real_seconds());
-		err = exofs_write_supers(sbi, EXOFS_STATE_DIRTY);
+		err = exofs_write_supers(sbi, EXOFS_STATE_DIRTY, true);
 		if (err) {
 			errorfc(fc, "cannot write the superblocks: %d", err);
 			goto out_root;
@@ -1048,7 +1177,7 @@ static int exofs_sync_meta(struct exofs_sb_info *sbi)
 static int exofs_sync_fs(struct super_block *sb, int wait)
 {
 	struct exofs_sb_info *sbi = exofs_sb(sb);
-	int err;
+	int err, err2;
 
 	if (!wait) {
 		filemap_fdatawrite(sbi->itable->i_mapping);
@@ -1057,12 +1186,13 @@ static int exofs_sync_fs(struct super_block *sb, int wait)
 	}
 	err = exofs_sync_meta(sbi);
 	if (!sb_rdonly(sb) && READ_ONCE(sbi->sb_dirty)) {
-		int e = exofs_write_supers(sbi, EXOFS_STATE_DIRTY);
+		int e = exofs_write_supers(sbi, EXOFS_STATE_DIRTY, true);
 
 		if (!err)
 			err = e;
 	}
-	return err;
+	err2 = exofs_wait_failures(sbi);
+	return err ? err : err2;
 }
 
 static void exofs_put_super(struct super_block *sb)
@@ -1074,7 +1204,7 @@ static void exofs_put_super(struct super_block *sb)
 		/* evict_inodes() may have freed inodes since the last sync */
 		exofs_sync_meta(sbi);
 		flush_work(&sbi->sb_work);
-		exofs_write_supers(sbi, EXOFS_STATE_CLEAN);
+		exofs_write_supers(sbi, EXOFS_STATE_CLEAN, true);
 	}
 	iput(sbi->ibitmap);
 	iput(sbi->itable);
@@ -1159,12 +1289,12 @@ static int exofs_reconfigure(struct fs_context *fc)
 	if (!want_ro) {
 		if (sbi->degraded)
 			return invalfc(fc, "a degraded mount stays read-only");
-		err = exofs_write_supers(sbi, EXOFS_STATE_DIRTY);
+		err = exofs_write_supers(sbi, EXOFS_STATE_DIRTY, true);
 		if (err)
 			return err;
 	} else {
 		exofs_sync_meta(sbi);
-		exofs_write_supers(sbi, EXOFS_STATE_CLEAN);
+		exofs_write_supers(sbi, EXOFS_STATE_CLEAN, true);
 	}
 	return 0;
 }
