@@ -246,7 +246,7 @@ u32 exofs_crc(const void *buf, size_t len);
 __printf(3, 4) void exofs_err(struct super_block *sb, const char *func,
 			      const char *fmt, ...);
 void exofs_mark_sb_dirty(struct exofs_sb_info *sbi);
-void exofs_store_failed(struct exofs_sb_info *sbi);
+bool exofs_store_failed(struct exofs_sb_info *sbi, u32 i);
 bool exofs_hold_write(struct exofs_sb_info *sbi, struct list_head *node);
 int exofs_wait_failures(struct exofs_sb_info *sbi);
 int exofs_sync_stores(struct exofs_sb_info *sbi);

@@ -61,13 +61,9 @@ void exofs_io_error(struct ore_io_state *ios, u32 comp,
 	for (i = 0; i < sbi->num_stores; i++) {
 		if (sbi->ore_stores[i] != store)
 			continue;
-		if (cmpxchg(&sbi->stores[i].state, EXOFS_STORE_OK,
-			    EXOFS_STORE_FAILED) == EXOFS_STORE_OK) {
-			ore_store_set_failed(store, true);
+		if (exofs_store_failed(sbi, i))
 			pr_err_ratelimited(EXOFS_PFX "%s: store %u (%s) taken out of service after a write error\n",
 					   inode->i_sb->s_id, i, store->name);
-			exofs_store_failed(sbi);
-		}
 	}
 }
 

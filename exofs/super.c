@@ -279,9 +279,7 @@ static int exofs_write_supers(struct exofs_sb_info *sbi, u32 state,
 			if (e) {
 				pr_err(EXOFS_PFX "%s: cannot write the superblock of store %u (%s): %d; store taken out of service\n",
 				       sbi->sb->s_id, i, sbi->stores[i].path, e);
-				WRITE_ONCE(sbi->stores[i].state,
-					   EXOFS_STORE_FAILED);
-				ore_store_set_failed(sbi->ore_stores[i], true);
+				exofs_store_failed(sbi, i);
 				if (!err)
 					err = e;
 				again = true;
@@ -339,15 +337,34 @@ static void exofs_sb_work(struct work_struct *work)
 	}
 }
 
-/* A store was taken out of service: have the superblocks record it. */
-void exofs_store_failed(struct exofs_sb_info *sbi)
+/**
+ * exofs_store_failed - take store @i out of service and have the
+ *	superblocks of the others record it
+ * @sbi: the filesystem
+ * @i: the store's index
+ *
+ * Any context. The count of failures moves before the store is marked
+ * failed in ORE, under &exofs_sb_info.fail_lock: a write that skips the
+ * store (degraded) completes after it, so exofs_hold_write() holds it.
+ *
+ * Return: true when the store was in service until now.
+ */
+bool exofs_store_failed(struct exofs_sb_info *sbi, u32 i)
 {
 	unsigned long flags;
+	bool was_ok;
 
 	spin_lock_irqsave(&sbi->fail_lock, flags);
-	sbi->fail_seq++;
+	was_ok = READ_ONCE(sbi->stores[i].state) == EXOFS_STORE_OK;
+	if (was_ok) {
+		sbi->fail_seq++;
+		WRITE_ONCE(sbi->stores[i].state, EXOFS_STORE_FAILED);
+		ore_store_set_failed(sbi->ore_stores[i], true);
+	}
 	spin_unlock_irqrestore(&sbi->fail_lock, flags);
-	schedule_work(&sbi->sb_work);
+	if (was_ok)
+		schedule_work(&sbi->sb_work);
+	return was_ok;
 }
 
 /**
