@@ -2,19 +2,20 @@
 # exofs: an fsync that completes after a store failed must find the failure
 # recorded on the superblocks of the other stores (issue 16): otherwise,
 # after a crash, the failed store comes back in service with stale data.
-# Run with --stages 2 on 5 disks (4 stores, disk 4 keeps fsync's result):
+# Run with --stages 4 on 5 disks (4 stores, disk 4 keeps fsync's result);
+# stages 1-2 with fsync, 3-4 the same with syncfs:
 #
 # stage 1: ext4 stores on device-mapper devices over disks 0-3; exofs RAID5
 #          over them. Store 0 is switched to dm-error and, on stores 1-3,
 #          the 4 KiB holding the exofs superblock object gets 3 s of write
 #          delay (dm-delay), so that recording the failure takes a while.
-#          A new file is written and fsync'd, and the guest is reset the
-#          moment fsync returns.
+#          A new file is written and fsync'd (stage 3: syncfs), and the
+#          guest is reset the moment that returns.
 # stage 2: the stores (same disks, no device-mapper) must say store 0
 #          failed: a plain mount is refused, a degraded one shows store 0
 #          stale, and the fsync'd file reads back.
 #
-# CHECK: exofs_failrec --disks 5 --disk-size 256M --stages 2 --timeout 900
+# CHECK: exofs_failrec --disks 5 --disk-size 256M --stages 4 --timeout 900
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
@@ -27,7 +28,10 @@ dm() {
 	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
 }
 
-if [ "$STAGE" = 1 ]; then
+SYNC=fsync
+[ "$STAGE" -ge 3 ] && SYNC=syncfs
+
+if [ "$STAGE" = 1 ] || [ "$STAGE" = 3 ]; then
 	ktap_plan 7
 	exofs_load || ktap_done
 	if [ "$ORE_DISKS" -lt 5 ] || ! have_host dmsetup || ! have_host debugfs; then
@@ -36,8 +40,7 @@ if [ "$STAGE" = 1 ]; then
 	fi
 	# dm-delay is not among the harness's modules: the host's, unpacked
 	load_delay() {
-		grep -q '^delay ' /proc/misc 2>/dev/null && return 0
-		hostrun dmsetup targets 2>/dev/null | grep -q '^delay' && return 0
+		dm targets 2>/dev/null | grep -q '^delay' && return 0
 		ko=$(hostrun sh -c "ls /lib/modules/$(uname -r)/kernel/drivers/md/dm-delay.ko*" 2>/dev/null) || return 1
 		case "$ko" in
 		*.xz) hostrun xz -dc "$ko" > /tmp/dm-delay.ko ;;
@@ -95,7 +98,7 @@ if [ "$STAGE" = 1 ]; then
 	sync
 	check "stores 1-3: superblock writes delayed 3 s; store 0: dm-error" switch_tables
 	diag "tables: $(dm table 2>&1 | tr '\n' ';')"
-	diag "writing and fsyncing a new file, then resetting the guest when fsync returns"
+	diag "writing a new file, $SYNC, resetting the guest when $SYNC returns"
 	# the harness's end markers first: nothing may run between fsync and reset
 	echo "@@ORE@@ EXIT rc=$([ $ORE_NFAIL -eq 0 ] && echo 0 || echo 1)"
 	echo "@@ORE@@ DMESG-BEGIN"
@@ -104,9 +107,13 @@ if [ "$STAGE" = 1 ]; then
 	echo "@@ORE@@ END"
 	echo 1 > /proc/sys/kernel/sysrq
 	t0=$(now_cs)
-	fsop write $M/f 0 1M 9 && fsop fsync $M/f
+	if [ $SYNC = fsync ]; then
+		fsop write $M/f 0 1M 9 && fsop fsync $M/f
+	else
+		fsop write $M/f 0 1M 9 && fsop syncfs $M
+	fi
 	rc=$?
-	printf 'fsync rc=%d after %s s\n' $rc "$(secs_since $t0)" > /tmp/note
+	printf '%s rc=%d after %s s\n' $SYNC $rc "$(secs_since $t0)" > /tmp/note
 	dd if=/tmp/note of="$NOTE" bs=512 conv=sync,fsync 2>/dev/null
 	echo b > /proc/sysrq-trigger
 	sleep 10
@@ -117,10 +124,10 @@ ktap_plan 7
 exofs_load || ktap_done
 mkdir -p $M
 note=$(head -n 1 "$NOTE" | tr -d '\000')
-diag "stage 1: $note"
+diag "stage $((STAGE - 1)): $note"
 case "$note" in
-"fsync rc=0 "*) ok "stage 1: fsync succeeded before the reset" ;;
-*) not_ok "stage 1: fsync succeeded before the reset" "$note" ;;
+"$SYNC rc=0 "*) ok "stage $((STAGE - 1)): $SYNC succeeded before the reset" ;;
+*) not_ok "stage $((STAGE - 1)): $SYNC succeeded before the reset" "$note" ;;
 esac
 if exofs_stores_remount 4; then ok "ext4 stores mount after the crash"
 else not_ok "ext4 stores mount after the crash"; ktap_done; fi
@@ -138,6 +145,6 @@ case "$st" in
 "0 stale "*) ok "store 0 is out of service (stale)" ;;
 *) not_ok "store 0 is out of service (stale)" "$st" ;;
 esac
-check "the fsync'd file reads back" fsop verify $M/f 0 1M 9
+check "the ${SYNC}'d file reads back" fsop verify $M/f 0 1M 9
 exofs_umount
 ktap_done
