@@ -2,7 +2,8 @@
 /*
  * exofs: a POSIX filesystem whose every inode is an object striped by ORE
  * over N object stores. Internal declarations, in sections named after the
- * file that defines them. The on-disk format is include/ore/exofs_fs.h.
+ * file that defines them. The on-disk format is include/exofs/exofs_fs.h, its checks
+ * exofs/format.c (include/exofs/format.h).
  *
  * Locks, outermost first:
  *   i_rwsem of a directory, then of its children (VFS rules)
@@ -29,13 +30,11 @@
 #include <linux/pagemap.h>
 #include <linux/uuid.h>
 #include <ore/ore.h>
-#include <ore/exofs_fs.h>
+#include <exofs/format.h>
 
 #define EXOFS_PFX "exofs: "
 #define EFSCORRUPTED	EUCLEAN		/* as ext4 and xfs spell it */
 
-/* Largest file: see docs/exofs-format.md (component objects stay < 16 TiB) */
-#define EXOFS_MAX_FILE_SIZE	BIT_ULL(43)
 /* Largest ORE write issued by writeback, before rounding to stripes */
 #define EXOFS_WB_MAX_BYTES	(4U << 20)
 /* ...and the hard cap in pages when one stripe is bigger than that */
@@ -238,9 +237,6 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 					sbi->num_stores);
 	oc->stores = sbi->ore_stores;
 }
-
-/* CRC-32C as docs/exofs-format.md defines it, of @len bytes */
-u32 exofs_crc(const void *buf, size_t len);
 
 /* super.c */
 __printf(3, 4) void exofs_err(struct super_block *sb, const char *func,

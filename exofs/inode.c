@@ -21,7 +21,6 @@
 #include <linux/iversion.h>
 #include <linux/highmem.h>
 #include <linux/statfs.h>
-#include <linux/crc32.h>
 #include <linux/backing-dev.h>
 
 #include "exofs.h"
@@ -891,20 +890,6 @@ static inline loff_t exofs_rec_pos(unsigned long ino)
 	return (loff_t)ino * EXOFS_INODE_SIZE;
 }
 
-/* CRC-32C of a record with its i_csum taken as zero. */
-static u32 exofs_rec_csum(const struct exofs_inode *rec)
-{
-	size_t off = offsetof(struct exofs_inode, i_csum);
-	static const u8 zero[4];
-	u32 crc;
-
-	crc = __crc32c_le(~0U, (const u8 *)rec, off);
-	crc = __crc32c_le(crc, zero, sizeof(zero));
-	crc = __crc32c_le(crc, (const u8 *)rec + off + 4,
-			  EXOFS_INODE_SIZE - off - 4);
-	return ~crc;
-}
-
 /*
  * Read the folio of the inode table holding @ino's record. Returns it
  * (referenced) with *@kaddr mapped at the record, or an ERR_PTR.
@@ -923,75 +908,6 @@ static struct folio *exofs_get_record(struct super_block *sb,
 		return folio;
 	*rec = kmap_local_folio(folio, offset_in_folio(folio, pos));
 	return folio;
-}
-
-static bool exofs_rec_is_free(const struct exofs_inode *rec)
-{
-	return !memchr_inv(rec, 0, sizeof(*rec));
-}
-
-/* Checks of docs/exofs-format.md; returns what is wrong or NULL. */
-static const char *exofs_check_record(struct super_block *sb,
-				      unsigned long ino,
-				      const struct exofs_inode *rec)
-{
-	umode_t mode = le16_to_cpu(rec->i_mode);
-	u32 flags = le32_to_cpu(rec->i_flags);
-	u64 size = le64_to_cpu(rec->i_size);
-
-	if (le32_to_cpu(rec->i_csum) != exofs_rec_csum(rec))
-		return "bad checksum";
-	if (le64_to_cpu(rec->i_ino) != ino)
-		return "record belongs to another inode";
-	if (flags & ~EXOFS_INODE_FL_KNOWN)
-		return "unknown flags";
-	if (!le32_to_cpu(rec->i_links_count))
-		return "link count is zero";
-	if (S_ISDIR(mode) && le32_to_cpu(rec->i_links_count) < 2)
-		return "directory with fewer than 2 links";
-	if (size > sb->s_maxbytes)
-		return "size too large";
-	if (le32_to_cpu(rec->i_atime_nsec) >= NSEC_PER_SEC ||
-	    le32_to_cpu(rec->i_mtime_nsec) >= NSEC_PER_SEC ||
-	    le32_to_cpu(rec->i_ctime_nsec) >= NSEC_PER_SEC ||
-	    le32_to_cpu(rec->i_crtime_nsec) >= NSEC_PER_SEC)
-		return "bad nanoseconds";
-	switch (mode & S_IFMT) {
-	case S_IFREG:
-		if (flags != EXOFS_INODE_FL_OBJECT)
-			return "regular file without object";
-		break;
-	case S_IFDIR:
-		if (flags != EXOFS_INODE_FL_OBJECT)
-			return "directory without object";
-		if (size % EXOFS_DIR_CHUNK || !size)
-			return "directory size not a multiple of the chunk";
-		break;
-	case S_IFLNK:
-		if (!size || size > PATH_MAX - 1)
-			return "bad symlink length";
-		if (flags == EXOFS_INODE_FL_INLINE) {
-			if (size > EXOFS_INLINE_SYMLINK_MAX ||
-			    rec->i_data[size] ||
-			    strnlen(rec->i_data, size) != size)
-				return "bad inline symlink";
-		} else if (flags != EXOFS_INODE_FL_OBJECT) {
-			return "symlink without target";
-		}
-		break;
-	case S_IFCHR:
-	case S_IFBLK:
-	case S_IFIFO:
-	case S_IFSOCK:
-		if (flags)
-			return "special file with data";
-		if (size)
-			return "special file with a size";
-		break;
-	default:
-		return "bad file type";
-	}
-	return NULL;
 }
 
 /* Fill the VFS inode from @rec (checked). */
@@ -1055,7 +971,7 @@ static void exofs_inode_to_rec(struct inode *inode, struct exofs_inode *rec)
 	if (oi->i_flags & EXOFS_INODE_FL_INLINE)
 		memcpy(rec->i_data, oi->i_data, sizeof(rec->i_data));
 	rec->i_ino = cpu_to_le64(inode->i_ino);
-	rec->i_csum = cpu_to_le32(exofs_rec_csum(rec));
+	rec->i_csum = cpu_to_le32(exofs_inode_csum(rec));
 }
 
 /*
@@ -1172,10 +1088,8 @@ struct inode *exofs_iget(struct super_block *sb, unsigned long ino)
 			  ino, err);
 		goto fail;
 	}
-	if (exofs_rec_is_free(rec))
+	if (exofs_inode_check(rec, ino, &why) == 1)
 		why = "record is free";
-	else
-		why = exofs_check_record(sb, ino, rec);
 	err = -EFSCORRUPTED;
 	if (!why)
 		exofs_rec_to_inode(inode, rec);
@@ -1234,7 +1148,7 @@ static int exofs_alloc_free_ino(struct super_block *sb, unsigned long *pino)
 		folio = exofs_get_record(sb, *pino, &rec);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
-		busy = !exofs_rec_is_free(rec);
+		busy = !exofs_inode_is_free(rec);
 		folio_release_kmap(folio, rec);
 		if (!busy)
 			return 0;

@@ -16,7 +16,6 @@
 #include <linux/statfs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/crc32.h>
 #include <linux/backing-dev.h>
 #include <linux/bvec.h>
 #include <linux/writeback.h>
@@ -30,11 +29,6 @@ static struct kmem_cache *exofs_inode_cachep;
 /* Mounted filesystems, so that one UUID is never mounted twice. */
 static LIST_HEAD(exofs_mounted);
 static DEFINE_MUTEX(exofs_mounted_lock);
-
-u32 exofs_crc(const void *buf, size_t len)
-{
-	return ~__crc32c_le(~0U, buf, len);
-}
 
 void exofs_err(struct super_block *sb, const char *func, const char *fmt, ...)
 {
@@ -55,29 +49,6 @@ void exofs_mark_sb_dirty(struct exofs_sb_info *sbi)
 
 /* ------------------------------------------------------------------ */
 /* superblock objects */
-
-static inline struct exofs_fsb *exofs_fsb(void *buf)
-{
-	return buf;
-}
-
-static inline struct exofs_dev_entry *exofs_devtable(void *buf)
-{
-	return buf + EXOFS_DEVTABLE_OFFSET;
-}
-
-/* CRC-32C of a superblock buffer with s_csum taken as zero. */
-static u32 exofs_sb_csum(const void *buf)
-{
-	size_t off = offsetof(struct exofs_fsb, s_csum);
-	static const u8 zero[4];
-	u32 crc;
-
-	crc = __crc32c_le(~0U, buf, off);
-	crc = __crc32c_le(crc, zero, sizeof(zero));
-	crc = __crc32c_le(crc, buf + off + 4, EXOFS_SB_SIZE - off - 4);
-	return ~crc;
-}
 
 static void exofs_sio_end(struct ore_store_io *sio)
 {
@@ -105,86 +76,6 @@ static int exofs_sb_io(struct ore_store *store, struct page *page, bool write)
 	store->ops->submit(&sio);
 	wait_for_completion(&done);
 	return sio.error;
-}
-
-/* The checks of one superblock copy on its own; NULL when it is good. */
-static const char *exofs_check_fsb(void *buf)
-{
-	struct exofs_fsb *fsb = exofs_fsb(buf);
-	struct exofs_dev_entry *dt = exofs_devtable(buf);
-	struct ore_layout layout = {};
-	u32 n, idx, i, j;
-	u64 max_ino;
-
-	if (le64_to_cpu(fsb->s_magic) != EXOFS_SB_MAGIC)
-		return "bad magic";
-	if (le32_to_cpu(fsb->s_version) != EXOFS_FORMAT_VERSION)
-		return "unsupported format version";
-	if (le32_to_cpu(fsb->s_sb_size) != EXOFS_SB_SIZE)
-		return "bad superblock size";
-	if (le32_to_cpu(fsb->s_csum) != exofs_sb_csum(buf))
-		return "bad checksum";
-	if (le32_to_cpu(fsb->s_feature_incompat) & ~EXOFS_FEATURE_INCOMPAT_SUPP)
-		return "unknown incompatible features";
-	n = le32_to_cpu(fsb->s_num_stores);
-	idx = le32_to_cpu(fsb->s_store_index);
-	if (!n || n > EXOFS_MAX_STORES)
-		return "bad number of stores";
-	if (idx >= n)
-		return "store index beyond the number of stores";
-	if (le32_to_cpu(fsb->s_inode_size) != EXOFS_INODE_SIZE)
-		return "unsupported inode size";
-	if (le32_to_cpu(fsb->s_dir_chunk) != EXOFS_DIR_CHUNK)
-		return "unsupported directory chunk size";
-	if (le64_to_cpu(fsb->s_root_ino) != EXOFS_ROOT_INO)
-		return "bad root inode number";
-	max_ino = le64_to_cpu(fsb->s_max_ino);
-	if (max_ino <= EXOFS_FIRST_INO || max_ino > EXOFS_MAX_INO_LIMIT)
-		return "bad maximum inode number";
-	if (le64_to_cpu(fsb->s_used_inodes) > max_ino)
-		return "more inodes used than exist";
-	if (le32_to_cpu(fsb->s_state) != EXOFS_STATE_CLEAN &&
-	    le32_to_cpu(fsb->s_state) != EXOFS_STATE_DIRTY)
-		return "bad state";
-	layout.stripe_unit = le32_to_cpu(fsb->s_layout.stripe_unit);
-	layout.group_width = le32_to_cpu(fsb->s_layout.group_width);
-	layout.group_depth = le32_to_cpu(fsb->s_layout.group_depth);
-	layout.group_count = le32_to_cpu(fsb->s_layout.group_count);
-	layout.mirrors_p1 = le32_to_cpu(fsb->s_layout.mirrors_p1);
-	layout.raid_algorithm = le32_to_cpu(fsb->s_layout.raid_algorithm);
-	if (ore_verify_layout(n, &layout))
-		return "bad layout";
-	for (i = 0; i < n; i++) {
-		if (le32_to_cpu(dt[i].index) != i)
-			return "device table entry at the wrong index";
-		if (le32_to_cpu(dt[i].flags) & ~EXOFS_DEV_FL_KNOWN)
-			return "unknown device table flags";
-		if (!memchr_inv(dt[i].uuid, 0, EXOFS_UUID_SIZE))
-			return "device table entry without UUID";
-		for (j = 0; j < i; j++)
-			if (!memcmp(dt[i].uuid, dt[j].uuid, EXOFS_UUID_SIZE))
-				return "device table lists one UUID twice";
-	}
-	if (memcmp(dt[idx].uuid, fsb->s_store_uuid, EXOFS_UUID_SIZE))
-		return "store UUID is not the device table's";
-	return NULL;
-}
-
-/*
- * Do @a and @b agree on everything but the per-store fields and the
- * checksum?
- */
-static bool exofs_fsb_same(void *a, void *b)
-{
-	struct exofs_fsb *fa = exofs_fsb(a), *fb = exofs_fsb(b);
-	size_t c0 = offsetof(struct exofs_fsb, s_csum);
-	size_t i0 = offsetof(struct exofs_fsb, s_store_index);
-	size_t i1 = offsetof(struct exofs_fsb, s_event);
-
-	return !memcmp(a, b, c0) &&
-	       !memcmp(a + c0 + 4, b + c0 + 4, i0 - c0 - 4) &&
-	       !memcmp(a + i1, b + i1, EXOFS_SB_SIZE - i1) &&
-	       fa->s_num_stores == fb->s_num_stores;
 }
 
 /*
@@ -272,9 +163,7 @@ static int exofs_write_supers(struct exofs_sb_info *sbi, u32 state,
 			if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
 				continue;
 			memcpy(out, sbi->sb_buf, EXOFS_SB_SIZE);
-			out->s_store_index = cpu_to_le32(i);
-			memcpy(out->s_store_uuid, dt[i].uuid, EXOFS_UUID_SIZE);
-			out->s_csum = cpu_to_le32(exofs_sb_csum(out));
+			exofs_sb_set_store(out, i);
 			e = exofs_sb_io(sbi->ore_stores[i], page, true);
 			if (e) {
 				pr_err(EXOFS_PFX "%s: cannot write the superblock of store %u (%s): %d; store taken out of service\n",
@@ -686,7 +575,9 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 {
 	struct super_block *sb = sbi->sb;
 	u32 n = sbi->num_stores, i, ref = U32_MAX, nfailed = 0;
+	struct ore_layout layout;
 	struct page **pages;
+	const char *why;
 	bool *failed;
 	int err = 0;
 
@@ -736,8 +627,7 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 				i, st->path);
 			continue;
 		}
-		st->why = exofs_check_fsb(buf);
-		if (st->why) {
+		if (exofs_sb_check(buf, &layout, &st->why)) {
 			st->state = EXOFS_STORE_CORRUPT;
 			pr_warn(EXOFS_PFX "store %u (%s): superblock is corrupt: %s\n",
 				i, st->path, st->why);
@@ -802,7 +692,7 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 			goto out;
 		}
 		if (st->event == sbi->stores[ref].event &&
-		    !exofs_fsb_same(page_address(pages[i]), sbi->sb_buf)) {
+		    !exofs_sb_same(page_address(pages[i]), sbi->sb_buf)) {
 			err = invalfc(fc, "superblocks of stores %u and %u disagree at event %llu",
 				      i, ref, st->event);
 			goto out;
@@ -833,20 +723,8 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 		nfailed += failed[i];
 	}
 
-	/* 3. the layout and the failed stores */
-	{
-		struct exofs_layout_disk *ld = &exofs_fsb(sbi->sb_buf)->s_layout;
-
-		sbi->layout.stripe_unit = le32_to_cpu(ld->stripe_unit);
-		sbi->layout.group_width = le32_to_cpu(ld->group_width);
-		sbi->layout.group_depth = le32_to_cpu(ld->group_depth);
-		sbi->layout.group_count = le32_to_cpu(ld->group_count);
-		sbi->layout.mirrors_p1 = le32_to_cpu(ld->mirrors_p1);
-		sbi->layout.raid_algorithm = le32_to_cpu(ld->raid_algorithm);
-		err = ore_verify_layout(n, &sbi->layout);
-		if (err)
-			goto out;
-	}
+	/* 3. the layout (of the reference, checked) and the failed stores */
+	exofs_sb_check(sbi->sb_buf, &sbi->layout, &why);
 	if (nfailed) {
 		if (!exofs_layout_survives(&sbi->layout, n, failed)) {
 			err = invalfc(fc, "%u of %u stores failed; the layout (raid %u, %u copies) cannot lose them",

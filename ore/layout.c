@@ -136,6 +136,7 @@ int ore_layout_check(struct ore_layout *layout, u32 num_devs,
 	*why = NULL;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(ore_layout_check);
 
 u32 ore_layout_stripe_pos(const struct ore_layout *layout, u64 row, u32 col)
 {

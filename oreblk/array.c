@@ -30,7 +30,6 @@
 #include <linux/slab.h>
 #include <linux/blkdev.h>
 #include <linux/bio.h>
-#include <linux/crc32.h>
 #include <linux/file.h>
 #include <linux/ktime.h>
 #include <linux/uuid.h>
@@ -123,19 +122,6 @@ static void oreblk_missing_init(struct ore_store *store)
 /* ------------------------------------------------------------------ */
 /* superblocks */
 
-static u32 oreblk_sb_csum(const struct oreblk_sb *sb)
-{
-	static const u8 zero[sizeof(sb->csum)];
-	const u8 *p = (const u8 *)sb;
-	size_t off = offsetof(struct oreblk_sb, csum);
-	u32 crc;
-
-	crc = __crc32c_le(~0u, p, off);
-	crc = __crc32c_le(crc, zero, sizeof(zero));
-	off += sizeof(sb->csum);
-	return __crc32c_le(crc, p + off, OREBLK_SB_SIZE - off);
-}
-
 static int oreblk_sb_io(struct file *bdev_file, struct page *page,
 			blk_opf_t opf)
 {
@@ -151,116 +137,39 @@ static int oreblk_sb_io(struct file *bdev_file, struct page *page,
 	return err;
 }
 
-static void oreblk_layout_from_sb(const struct oreblk_sb *sb,
-				  struct ore_layout *l)
-{
-	memset(l, 0, sizeof(*l));
-	l->raid_algorithm = le32_to_cpu(sb->raid_algorithm);
-	l->stripe_unit = le32_to_cpu(sb->stripe_unit);
-	l->group_width = le32_to_cpu(sb->group_width);
-	l->group_depth = le32_to_cpu(sb->group_depth);
-	l->group_count = le32_to_cpu(sb->group_count);
-	l->mirrors_p1 = le32_to_cpu(sb->mirrors_p1);
-}
-
 /*
  * Check the superblock of member @path, a device of @dev_size bytes, on
- * its own. Returns 0, -EUCLEAN when it is no oreblk superblock (or a
- * damaged one), -EINVAL when a field is impossible; @msg says which.
+ * its own (oreblk_sb_check()). Returns 0, -EUCLEAN when it is no oreblk
+ * superblock (or a damaged one), -EINVAL when a field is impossible; @msg
+ * says which.
  */
-static int oreblk_sb_check(const struct oreblk_sb *sb, const char *path,
-			   u64 dev_size, char *msg)
+static int oreblk_cand_check(const struct oreblk_sb *sb, const char *path,
+			     u64 dev_size, char *msg)
 {
-	u32 nr = le32_to_cpu(sb->nr_members), idx = le32_to_cpu(sb->member_index);
-	u64 doff = le64_to_cpu(sb->data_offset), dsize = le64_to_cpu(sb->data_size);
-	u64 faulty = le64_to_cpu(sb->faulty_map), unit, rem;
 	struct ore_layout l;
+	const char *why;
+	int err;
 
-	if (le32_to_cpu(sb->magic) != OREBLK_SB_MAGIC) {
+	err = oreblk_sb_check(sb, dev_size, &l, &why);
+	switch (err) {
+	case 0:
+		return 0;
+	case -ENODATA:
 		oreblk_msg(msg, "%s is not an oreblk member: no oreblk superblock at byte %u",
 			   path, OREBLK_SB_OFFSET);
 		return -EUCLEAN;
-	}
-	if (le32_to_cpu(sb->csum) != oreblk_sb_csum(sb)) {
+	case -EUCLEAN:
 		oreblk_msg(msg, "%s: oreblk superblock checksum mismatch (0x%08x stored, 0x%08x computed)",
 			   path, le32_to_cpu(sb->csum), oreblk_sb_csum(sb));
 		return -EUCLEAN;
+	default:
+		oreblk_msg(msg, "%s: bad superblock: %s (%u members, member %u, data %llu + %llu of a %llu-byte device)",
+			   path, why, le32_to_cpu(sb->nr_members),
+			   le32_to_cpu(sb->member_index),
+			   le64_to_cpu(sb->data_offset),
+			   le64_to_cpu(sb->data_size), dev_size);
+		return err;
 	}
-	if (le32_to_cpu(sb->version) != OREBLK_SB_VERSION) {
-		oreblk_msg(msg, "%s: superblock version %u not supported (only %u)",
-			   path, le32_to_cpu(sb->version), OREBLK_SB_VERSION);
-		return -EINVAL;
-	}
-	if (sb->flags) {
-		oreblk_msg(msg, "%s: unknown superblock flags 0x%x", path,
-			   le32_to_cpu(sb->flags));
-		return -EINVAL;
-	}
-	if (!nr || nr > OREBLK_MAX_MEMBERS || idx >= nr) {
-		oreblk_msg(msg, "%s: bad member index %u of %u members (at most %u)",
-			   path, idx, nr, OREBLK_MAX_MEMBERS);
-		return -EINVAL;
-	}
-	if (nr < 64 && faulty >> nr) {
-		oreblk_msg(msg, "%s: faulty map 0x%llx names members beyond the %u",
-			   path, faulty, nr);
-		return -EINVAL;
-	}
-	oreblk_layout_from_sb(sb, &l);
-	if (ore_verify_layout(nr, &l)) {
-		oreblk_msg(msg, "%s: bad layout in the superblock (the line above says which field)",
-			   path);
-		return -EINVAL;
-	}
-	if (l.num_comps != nr) {
-		oreblk_msg(msg, "%s: the layout has %u components but the superblock %u members",
-			   path, l.num_comps, nr);
-		return -EINVAL;
-	}
-	if (doff < OREBLK_DATA_OFFSET || doff % PAGE_SIZE) {
-		oreblk_msg(msg, "%s: bad data offset %llu (a multiple of %lu, at least %u)",
-			   path, doff, PAGE_SIZE, OREBLK_DATA_OFFSET);
-		return -EINVAL;
-	}
-	unit = (u64)l.stripe_unit * l.group_depth;
-	div64_u64_rem(dsize, unit, &rem);
-	if (!dsize || rem) {
-		oreblk_msg(msg, "%s: bad data size %llu (a non-zero multiple of %llu)",
-			   path, dsize, unit);
-		return -EINVAL;
-	}
-	if (doff > dev_size || dsize > dev_size - doff) {
-		oreblk_msg(msg, "%s: the device has %llu bytes, its superblock says %llu + %llu",
-			   path, dev_size, doff, dsize);
-		return -EINVAL;
-	}
-	if (le64_to_cpu(sb->array_size) != div64_u64(dsize, unit) * l.super_stripe) {
-		oreblk_msg(msg, "%s: array size %llu does not match the layout and data size",
-			   path, le64_to_cpu(sb->array_size));
-		return -EINVAL;
-	}
-	if (memcmp(sb->member_uuids[idx], sb->member_uuid, OREBLK_UUID_SIZE)) {
-		oreblk_msg(msg, "%s: member uuid %pU is not the one of member %u in its own table",
-			   path, sb->member_uuid, idx);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Do two superblocks describe the same array the same way? */
-static bool oreblk_sb_agree(const struct oreblk_sb *a, const struct oreblk_sb *b)
-{
-	return a->nr_members == b->nr_members &&
-	       a->raid_algorithm == b->raid_algorithm &&
-	       a->stripe_unit == b->stripe_unit &&
-	       a->group_width == b->group_width &&
-	       a->group_depth == b->group_depth &&
-	       a->group_count == b->group_count &&
-	       a->mirrors_p1 == b->mirrors_p1 &&
-	       a->data_offset == b->data_offset &&
-	       a->data_size == b->data_size &&
-	       a->array_size == b->array_size &&
-	       a->ctime == b->ctime;
 }
 
 /* The superblock of member @idx as the array is now. */
@@ -278,12 +187,7 @@ static void oreblk_sb_build(struct oreblk_array *arr, u32 idx,
 	memcpy(sb->member_uuid, arr->members[idx].uuid, OREBLK_UUID_SIZE);
 	sb->member_index = cpu_to_le32(idx);
 	sb->nr_members = cpu_to_le32(arr->nr_members);
-	sb->raid_algorithm = cpu_to_le32(l->raid_algorithm);
-	sb->stripe_unit = cpu_to_le32(l->stripe_unit);
-	sb->group_width = cpu_to_le32(l->group_width);
-	sb->group_depth = cpu_to_le32(l->group_depth);
-	sb->group_count = cpu_to_le32(l->group_count);
-	sb->mirrors_p1 = cpu_to_le32(l->mirrors_p1);
+	oreblk_sb_set_layout(sb, l);
 	sb->data_offset = cpu_to_le64(arr->data_offset);
 	sb->data_size = cpu_to_le64(arr->data_size);
 	sb->array_size = cpu_to_le64(arr->array_size);
@@ -594,8 +498,8 @@ static int oreblk_cand_open(struct oreblk_array *arr, struct oreblk_cand *c,
 			   err);
 		return err;
 	}
-	return oreblk_sb_check(c->sb, c->path, bdev_nr_bytes(file_bdev(c->file)),
-			       msg);
+	return oreblk_cand_check(c->sb, c->path,
+				 bdev_nr_bytes(file_bdev(c->file)), msg);
 }
 
 static void oreblk_cand_close(struct oreblk_cand *c)
@@ -754,7 +658,7 @@ static int oreblk_array_setup(struct oreblk_array *arr,
 	arr->data_size = le64_to_cpu(sb->data_size);
 	arr->array_size = le64_to_cpu(sb->array_size);
 	arr->ctime = le64_to_cpu(sb->ctime);
-	oreblk_layout_from_sb(sb, &arr->layout);
+	oreblk_sb_get_layout(sb, &arr->layout);
 	err = ore_verify_layout(arr->nr_members, &arr->layout);
 	if (err) {
 		oreblk_msg(msg, "bad layout");

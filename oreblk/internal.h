@@ -22,7 +22,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <ore/ore.h>
-#include <ore/oreblk_fs.h>
+#include <oreblk/sb.h>
 
 #define OREBLK_PFX		"oreblk: "
 #define OREBLK_MINORS		16		/* partitions per array */

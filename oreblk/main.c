@@ -2,7 +2,7 @@
 /*
  * oreblk: a block device over ORE, over member block devices, assembled
  * like md. This file: module init/exit and the control device
- * /dev/oreblk-control (ioctls in include/ore/oreblk_fs.h).
+ * /dev/oreblk-control (ioctls in include/oreblk/oreblk_fs.h).
  */
 #include <linux/module.h>
 #include <linux/miscdevice.h>

@@ -182,8 +182,6 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	}
 	for (i = 0; i < n; i++) {
 		const struct exofs_fsb *s = (const void *)sb[i];
-		uint8_t a[EXOFS_SB_SIZE], b[EXOFS_SB_SIZE];
-		struct exofs_fsb *fa = (void *)a, *fb = (void *)b;
 
 		if (!ok[i])
 			continue;
@@ -234,13 +232,7 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 			continue;
 		}
 		/* same event: everything but the per-store fields agrees */
-		memcpy(a, sb[i], sizeof(a));
-		memcpy(b, sb[refi], sizeof(b));
-		fa->s_csum = fb->s_csum = 0;
-		fa->s_store_index = fb->s_store_index = 0;
-		memset(fa->s_store_uuid, 0, EXOFS_UUID_SIZE);
-		memset(fb->s_store_uuid, 0, EXOFS_UUID_SIZE);
-		if (memcmp(a, b, sizeof(a))) {
+		if (!exofs_sb_same(sb[i], sb[refi])) {
 			error("store %u (%s): superblock differs from store %u's at the same event",
 			      i, dirs[i], refi);
 			ok[i] = 0;

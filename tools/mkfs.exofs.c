@@ -553,15 +553,8 @@ int main(int argc, char **argv)
 		fsb->s_sb_size = htole32(EXOFS_SB_SIZE);
 		memcpy(fsb->s_uuid, fs_uuid, EXOFS_UUID_SIZE);
 		strncpy(fsb->s_label, label, EXOFS_LABEL_SIZE);
-		fsb->s_layout.stripe_unit = htole32(l->stripe_unit);
-		fsb->s_layout.group_width = htole32(l->group_width);
-		fsb->s_layout.group_depth = htole32(l->group_depth);
-		fsb->s_layout.group_count = htole32(l->group_count);
-		fsb->s_layout.mirrors_p1 = htole32(l->mirrors_p1);
-		fsb->s_layout.raid_algorithm = htole32(l->raid_algorithm);
+		exofs_layout_to_disk(l, &fsb->s_layout);
 		fsb->s_num_stores = htole32(n);
-		fsb->s_store_index = htole32(i);
-		memcpy(fsb->s_store_uuid, store_uuid[i], EXOFS_UUID_SIZE);
 		fsb->s_event = htole64(1);
 		fsb->s_state = htole32(EXOFS_STATE_CLEAN);
 		fsb->s_inode_size = htole32(EXOFS_INODE_SIZE);
@@ -576,7 +569,7 @@ int main(int argc, char **argv)
 			memcpy(dt[j].uuid, store_uuid[j], EXOFS_UUID_SIZE);
 			dt[j].index = htole32(j);
 		}
-		fsb->s_csum = htole32(exofs_sb_csum(sb));
+		exofs_sb_set_store(sb, i);	/* index, store uuid, s_csum */
 		if (exofs_sb_check(sb, &(struct ore_layout){ 0 }, &why)) {
 			fprintf(stderr, PROG ": internal error: superblock fails its own check: %s\n",
 				why);

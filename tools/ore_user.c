@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <linux/fs.h>
 
 #include "ore_user.h"
 
@@ -737,4 +740,16 @@ void ore_user_close(struct ore_user_comp *comps, uint32_t num_comps)
 			close(comps[i].fd);
 		comps[i].fd = ORE_USER_MISSING;
 	}
+}
+
+int ore_user_dev_size(int fd, uint64_t *size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISBLK(st.st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
+	*size = (uint64_t)st.st_size;
+	return 0;
 }

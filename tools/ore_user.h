@@ -134,6 +134,9 @@ int ore_user_sync(struct ore_user_comp *comps, uint32_t num_comps);
 /* ore_user_close - close the descriptors of @num_comps components. */
 void ore_user_close(struct ore_user_comp *comps, uint32_t num_comps);
 
+/* ore_user_dev_size - bytes of the block device or file open at @fd. */
+int ore_user_dev_size(int fd, uint64_t *size);
+
 /* GF(2^8) with polynomial 0x11d, generator 2 (lib/raid6). */
 uint8_t ore_gf_mul(uint8_t a, uint8_t b);
 uint8_t ore_gf_div(uint8_t a, uint8_t b);

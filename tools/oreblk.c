@@ -15,7 +15,7 @@
  *
  * DEV is /dev/oreblkN (or oreblkN). LEVEL is 0, 1, 4, 5, 6 or 10. SIZE
  * takes K, M, G suffixes (powers of 1024). Create writes a superblock on
- * every member (include/ore/oreblk_fs.h), zeroes the members' data ranges
+ * every member (include/oreblk/oreblk_fs.h), zeroes the members' data ranges
  * so parity starts consistent (unless --assume-clean, or the layout has no
  * redundancy), then assembles. Assemble checks the members here first
  * (foreign devices, members of other arrays, a member given twice, too
@@ -39,8 +39,8 @@
 #include <sys/sysmacros.h>
 #include <linux/fs.h>
 
-#include <ore/layout.h>
-#include <ore/oreblk_fs.h>
+#include <oreblk/sb.h>
+#include "ore_user.h"
 
 #define CONTROL "/dev/" OREBLK_CONTROL_NAME
 
@@ -142,26 +142,6 @@ static int ctl_open(void)
 /* ------------------------------------------------------------------ */
 /* superblocks */
 
-static uint32_t sb_csum(const struct oreblk_sb *sb)
-{
-	struct oreblk_sb tmp = *sb;
-
-	tmp.csum = 0;
-	return oreblk_crc32c(~0u, &tmp, OREBLK_SB_SIZE);
-}
-
-static int dev_size(int fd, uint64_t *size)
-{
-	struct stat st;
-
-	if (fstat(fd, &st))
-		return -errno;
-	if (S_ISBLK(st.st_mode))
-		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
-	*size = (uint64_t)st.st_size;
-	return 0;
-}
-
 /* What read_sb() found. */
 enum sb_state {
 	SB_OK,		/* a valid superblock */
@@ -170,14 +150,16 @@ enum sb_state {
 	SB_IOERR,	/* could not read it */
 };
 
-/* Read and check the superblock of @path; @why says what is wrong. */
+/*
+ * Read and check (oreblk_sb_check(), the kernel's checks) the superblock of
+ * @path; @why says what is wrong; @l gets the layout of a valid one.
+ */
 static enum sb_state read_sb(const char *path, struct oreblk_sb *sb,
-			     char *why, size_t whylen)
+			     struct ore_layout *l, char *why, size_t whylen)
 {
-	uint64_t size = 0, unit;
-	struct ore_layout l;
-	const char *lwhy;
-	int fd;
+	uint64_t size = 0;
+	const char *swhy;
+	int fd, err;
 	ssize_t n;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -186,68 +168,19 @@ static enum sb_state read_sb(const char *path, struct oreblk_sb *sb,
 		return SB_IOERR;
 	}
 	n = pread(fd, sb, sizeof(*sb), OREBLK_SB_OFFSET);
-	if (n != (ssize_t)sizeof(*sb) || dev_size(fd, &size)) {
+	if (n != (ssize_t)sizeof(*sb) || ore_user_dev_size(fd, &size)) {
 		snprintf(why, whylen, "cannot read the superblock: %s",
 			 n < 0 ? strerror(errno) : "short read");
 		close(fd);
 		return SB_IOERR;
 	}
 	close(fd);
-	if (le32toh(sb->magic) != OREBLK_SB_MAGIC) {
-		snprintf(why, whylen, "no oreblk superblock");
-		return SB_NONE;
-	}
-	if (le32toh(sb->csum) != sb_csum(sb)) {
-		snprintf(why, whylen, "superblock checksum mismatch");
-		return SB_BAD;
-	}
-	if (le32toh(sb->version) != OREBLK_SB_VERSION) {
-		snprintf(why, whylen, "superblock version %u not supported",
-			 le32toh(sb->version));
-		return SB_BAD;
-	}
-	memset(&l, 0, sizeof(l));
-	l.raid_algorithm = le32toh(sb->raid_algorithm);
-	l.stripe_unit = le32toh(sb->stripe_unit);
-	l.group_width = le32toh(sb->group_width);
-	l.group_depth = le32toh(sb->group_depth);
-	l.group_count = le32toh(sb->group_count);
-	l.mirrors_p1 = le32toh(sb->mirrors_p1);
-	if (!le32toh(sb->nr_members) || le32toh(sb->nr_members) > OREBLK_MAX_MEMBERS ||
-	    le32toh(sb->member_index) >= le32toh(sb->nr_members)) {
-		snprintf(why, whylen, "bad member index %u of %u",
-			 le32toh(sb->member_index), le32toh(sb->nr_members));
-		return SB_BAD;
-	}
-	if (ore_layout_check(&l, le32toh(sb->nr_members), &lwhy) ||
-	    l.num_comps != le32toh(sb->nr_members)) {
-		snprintf(why, whylen, "bad layout: %s",
-			 lwhy ? lwhy : "components and members differ");
-		return SB_BAD;
-	}
-	unit = (uint64_t)l.stripe_unit * l.group_depth;
-	if (!le64toh(sb->data_size) || le64toh(sb->data_size) % unit ||
-	    le64toh(sb->data_offset) + le64toh(sb->data_size) > size) {
-		snprintf(why, whylen, "data range %" PRIu64 "+%" PRIu64 " does not fit the %" PRIu64 "-byte device",
-			 (uint64_t)le64toh(sb->data_offset),
-			 (uint64_t)le64toh(sb->data_size), size);
-		return SB_BAD;
+	err = oreblk_sb_check(sb, size, l, &swhy);
+	if (err) {
+		snprintf(why, whylen, "%s", swhy);
+		return err == -ENODATA ? SB_NONE : SB_BAD;
 	}
 	return SB_OK;
-}
-
-static void sb_layout(const struct oreblk_sb *sb, struct ore_layout *l)
-{
-	const char *why;
-
-	memset(l, 0, sizeof(*l));
-	l->raid_algorithm = le32toh(sb->raid_algorithm);
-	l->stripe_unit = le32toh(sb->stripe_unit);
-	l->group_width = le32toh(sb->group_width);
-	l->group_depth = le32toh(sb->group_depth);
-	l->group_count = le32toh(sb->group_count);
-	l->mirrors_p1 = le32toh(sb->mirrors_p1);
-	ore_layout_check(l, le32toh(sb->nr_members), &why);
 }
 
 /* No group lost more positions than its parity (as the kernel checks). */
@@ -325,7 +258,7 @@ static int do_assemble(int index, char **paths, int n)
 static int check_members(char **paths, int n)
 {
 	struct oreblk_sb *sbs;
-	struct ore_layout l;
+	struct ore_layout l, li;
 	dev_t *rdev;
 	uint64_t max_events = 0, lost, faulty = 0;
 	int i, j, fresh = -1, rc = 1, present[OREBLK_MAX_MEMBERS] = { 0 };
@@ -356,7 +289,8 @@ static int check_members(char **paths, int n)
 					paths[i], paths[j]);
 				goto out;
 			}
-		switch (read_sb(paths[i], &sbs[i], why, sizeof(why))) {
+		switch (read_sb(paths[i], &sbs[i], i ? &li : &l, why,
+				sizeof(why))) {
 		case SB_OK:
 			break;
 		case SB_NONE:
@@ -374,11 +308,8 @@ static int check_members(char **paths, int n)
 				paths[i], u1, paths[0], u2);
 			goto out;
 		}
-		if (sbs[i].nr_members != sbs[0].nr_members ||
-		    sbs[i].data_size != sbs[0].data_size ||
-		    sbs[i].stripe_unit != sbs[0].stripe_unit ||
-		    sbs[i].raid_algorithm != sbs[0].raid_algorithm) {
-			err_msg("the superblocks of %s and %s disagree on the layout",
+		if (!oreblk_sb_agree(&sbs[i], &sbs[0])) {
+			err_msg("the superblocks of %s and %s disagree on the layout or size",
 				paths[i], paths[0]);
 			goto out;
 		}
@@ -432,7 +363,6 @@ static int check_members(char **paths, int n)
 	for (i = 0; i < (int)nr; i++)
 		if (!present[i])
 			lost |= 1ull << i;
-	sb_layout(&sbs[0], &l);
 	if (!viable(&l, lost)) {
 		int have = 0;
 
@@ -623,6 +553,7 @@ static int cmd_create(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		fds[i] = -1;
 	for (i = 0; i < n; i++) {
+		struct ore_layout lold;
 		struct oreblk_sb old;
 		char why2[128];
 		uint64_t size;
@@ -642,7 +573,8 @@ static int cmd_create(int argc, char **argv)
 				goto out;
 			}
 		}
-		if (read_sb(paths[i], &old, why2, sizeof(why2)) == SB_OK && !force) {
+		if (read_sb(paths[i], &old, &lold, why2, sizeof(why2)) == SB_OK &&
+		    !force) {
 			fmt_uuid(old.array_uuid, u);
 			err_msg("%s is member %u of array %s already; --force overwrites it",
 				paths[i], le32toh(old.member_index), u);
@@ -654,7 +586,7 @@ static int cmd_create(int argc, char **argv)
 				strerror(errno));
 			goto out;
 		}
-		if (dev_size(fds[i], &size)) {
+		if (ore_user_dev_size(fds[i], &size)) {
 			err_msg("%s: cannot get its size", paths[i]);
 			goto out;
 		}
@@ -702,12 +634,7 @@ static int cmd_create(int argc, char **argv)
 		memcpy(sb->member_uuid, muuid[i], OREBLK_UUID_SIZE);
 		sb->member_index = htole32((uint32_t)i);
 		sb->nr_members = htole32((uint32_t)n);
-		sb->raid_algorithm = htole32(l.raid_algorithm);
-		sb->stripe_unit = htole32(l.stripe_unit);
-		sb->group_width = htole32(l.group_width);
-		sb->group_depth = htole32(l.group_depth);
-		sb->group_count = htole32(l.group_count);
-		sb->mirrors_p1 = htole32(l.mirrors_p1);
+		oreblk_sb_set_layout(sb, &l);
 		sb->data_offset = htole64((uint64_t)OREBLK_DATA_OFFSET);
 		sb->data_size = htole64(data_size);
 		sb->array_size = htole64(array_size);
@@ -717,7 +644,7 @@ static int cmd_create(int argc, char **argv)
 		strncpy(sb->name, name, OREBLK_NAME_LEN - 1);
 		for (j = 0; j < n; j++)
 			memcpy(sb->member_uuids[j], muuid[j], OREBLK_UUID_SIZE);
-		sb->csum = htole32(sb_csum(sb));
+		sb->csum = htole32(oreblk_sb_csum(sb));
 		if (pwrite(fds[i], sb, sizeof(*sb), OREBLK_SB_OFFSET) != (ssize_t)sizeof(*sb) ||
 		    fsync(fds[i])) {
 			err_msg("%s: cannot write the superblock: %s", paths[i],
@@ -848,6 +775,7 @@ static int cmd_detail(int argc, char **argv)
 static int cmd_fail(int argc, char **argv)
 {
 	struct oreblk_ctl_fail cf;
+	struct ore_layout l;
 	struct oreblk_sb sb;
 	int fd, index, rc;
 	char why[128], *end;
@@ -862,7 +790,7 @@ static int cmd_fail(int argc, char **argv)
 	}
 	member = strtol(argv[3], &end, 10);
 	if (*end || end == argv[3]) {
-		if (read_sb(argv[3], &sb, why, sizeof(why)) != SB_OK) {
+		if (read_sb(argv[3], &sb, &l, why, sizeof(why)) != SB_OK) {
 			err_msg("%s: %s", argv[3], why);
 			return 1;
 		}
@@ -899,7 +827,7 @@ static int cmd_examine(int argc, char **argv)
 	if (argc < 3)
 		usage();
 	for (i = 2; i < argc; i++) {
-		enum sb_state st = read_sb(argv[i], &sb, why, sizeof(why));
+		enum sb_state st = read_sb(argv[i], &sb, &l, why, sizeof(why));
 		uint64_t faulty;
 
 		if (st != SB_OK) {
@@ -908,7 +836,6 @@ static int cmd_examine(int argc, char **argv)
 			rc = 1;
 			continue;
 		}
-		sb_layout(&sb, &l);
 		faulty = le64toh(sb.faulty_map);
 		printf("%s:\n", argv[i]);
 		fmt_uuid(sb.array_uuid, u);

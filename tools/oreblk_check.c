@@ -30,19 +30,10 @@
 #include <sys/ioctl.h>
 #include <linux/fs.h>
 
-#include <ore/layout.h>
-#include <ore/oreblk_fs.h>
+#include <oreblk/sb.h>
 #include "ore_user.h"
 
 static const char *prog = "oreblk_check";
-
-static uint32_t sb_csum(const struct oreblk_sb *sb)
-{
-	struct oreblk_sb tmp = *sb;
-
-	tmp.csum = 0;
-	return oreblk_crc32c(~0u, &tmp, OREBLK_SB_SIZE);
-}
 
 static uint64_t parse_size(const char *s)
 {
@@ -140,18 +131,19 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		const char *path = argv[optind + i];
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		uint64_t dev_size = 0;
 
 		if (fd < 0) {
 			fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 			goto out;
 		}
 		ioctl(fd, BLKFLSBUF, 0);	/* see what the kernel wrote */
+		why = "cannot read it";
 		if (pread(fd, &sbs[i], sizeof(sbs[i]), OREBLK_SB_OFFSET) !=
-		    (ssize_t)sizeof(sbs[i]) ||
-		    le32toh(sbs[i].magic) != OREBLK_SB_MAGIC ||
-		    le32toh(sbs[i].csum) != sb_csum(&sbs[i])) {
-			fprintf(stderr, "%s: %s: no valid oreblk superblock\n",
-				prog, path);
+		    (ssize_t)sizeof(sbs[i]) || ore_user_dev_size(fd, &dev_size) ||
+		    oreblk_sb_check(&sbs[i], dev_size, &l, &why)) {
+			fprintf(stderr, "%s: %s: no valid oreblk superblock: %s\n",
+				prog, path, why);
 			close(fd);
 			goto out;
 		}
@@ -194,13 +186,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < (int)nr; i++)
 		nmissing += comps[i].fd < 0;
 
-	memset(&l, 0, sizeof(l));
-	l.raid_algorithm = le32toh(ref->raid_algorithm);
-	l.stripe_unit = le32toh(ref->stripe_unit);
-	l.group_width = le32toh(ref->group_width);
-	l.group_depth = le32toh(ref->group_depth);
-	l.group_count = le32toh(ref->group_count);
-	l.mirrors_p1 = le32toh(ref->mirrors_p1);
+	oreblk_sb_get_layout(ref, &l);
 	if (ore_user_init(&obj, &l, nr, comps, &why)) {
 		fprintf(stderr, "%s: bad layout: %s\n", prog, why);
 		goto out;

@@ -15,10 +15,14 @@
  * Everything on disk is little endian. The checksum is the CRC32C
  * (Castagnoli, reflected polynomial 0x82f63b78) of all OREBLK_SB_SIZE bytes
  * with the csum field taken as zero, seeded with ~0 and not inverted at the
- * end: the kernel's crc32c(~0, sb, OREBLK_SB_SIZE).
+ * end: ore_crc32c(~0, sb, OREBLK_SB_SIZE) of include/ore/pure.h, the
+ * kernel's crc32c(~0, sb, OREBLK_SB_SIZE); check value 0x1CF96D7C for the
+ * nine bytes "123456789" (exofs inverts it: see include/ore/pure.h). The
+ * rules a valid superblock obeys are code in one place, oreblk/sb.c
+ * (include/oreblk/sb.h), built into oreblk.ko and into the tools.
  */
-#ifndef _ORE_OREBLK_FS_H
-#define _ORE_OREBLK_FS_H
+#ifndef _OREBLK_OREBLK_FS_H
+#define _OREBLK_OREBLK_FS_H
 
 #include <linux/types.h>
 #include <linux/ioctl.h>
@@ -259,25 +263,4 @@ _Static_assert(sizeof(struct oreblk_sb) == OREBLK_SB_SIZE,
 _Static_assert(sizeof(struct oreblk_ctl_detail) < (1 << 14),
 	       "ioctl argument too large for _IOWR");
 
-#ifndef __KERNEL__
-/*
- * oreblk_crc32c - the superblock checksum in userspace (bitwise; the
- * kernel uses its crc32c()): CRC32C of @len bytes, register seeded with
- * @crc, not inverted at the end. oreblk_crc32c(~0u, ...) is the on-disk
- * value.
- */
-static inline __u32 oreblk_crc32c(__u32 crc, const void *buf, unsigned long len)
-{
-	const unsigned char *p = (const unsigned char *)buf;
-	int k;
-
-	while (len--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0x82f63b78u & (0u - (crc & 1u)));
-	}
-	return crc;
-}
-#endif
-
-#endif /* _ORE_OREBLK_FS_H */
+#endif /* _OREBLK_OREBLK_FS_H */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * exofs on-disk format: the one definition shared by exofs.ko, mkfs.exofs
- * and any fsck. docs/exofs-format.md is the prose version; keep the two in
- * step. Everything is little endian and naturally aligned; every structure
+ * and fsck.exofs. docs/exofs-format.md is the prose version; keep the two in
+ * step. The rules a valid superblock, device table and inode record obey
+ * are code in one place, exofs/format.c (include/exofs/format.h), built
+ * into exofs.ko and into the tools. Everything is little endian and naturally aligned; every structure
  * has a fixed size checked by a static assertion at the end.
  *
  * An exofs filesystem lives on N object stores (file stores: a directory
@@ -22,8 +24,8 @@
  * Component c of a striped object with id oid is on store
  * (exofs_first_dev(oid) + c) % num_stores.
  */
-#ifndef _ORE_EXOFS_FS_H
-#define _ORE_EXOFS_FS_H
+#ifndef _EXOFS_EXOFS_FS_H
+#define _EXOFS_EXOFS_FS_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
@@ -196,7 +198,8 @@ struct exofs_fsb {
 /*
  * Checksums: CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), initial
  * value 0xFFFFFFFF, final XOR 0xFFFFFFFF: the standard CRC-32C whose value
- * for the nine bytes "123456789" is 0xE3069283. In the kernel that is
+ * for the nine bytes "123456789" is 0xE3069283. That is
+ * ~ore_crc32c(~0, buf, len) (include/ore/pure.h), in the kernel
  * ~crc32c(~0, buf, len). Stored little endian.
  */
 #define EXOFS_CRC32C_CHECK	0xE3069283U
@@ -208,6 +211,13 @@ struct exofs_fsb {
 #define EXOFS_INLINE_SIZE	128	/* bytes of i_data */
 /* A symlink target shorter than this is kept in i_data, NUL terminated */
 #define EXOFS_INLINE_SYMLINK_MAX (EXOFS_INLINE_SIZE - 1)
+/* Longest symlink target (PATH_MAX - 1, as symlink(2) allows) */
+#define EXOFS_SYMLINK_MAX	4095
+/*
+ * Largest i_size (s_maxbytes): 8 TiB, so that no component object exceeds
+ * what ext4 stores allow (16 TiB files).
+ */
+#define EXOFS_MAX_FILE_SIZE	(1ULL << 43)
 
 /* Bits of i_flags */
 #define EXOFS_INODE_FL_OBJECT	0x1	/* EXOFS_INO_OID(ino) exists */
@@ -334,4 +344,4 @@ EXOFS_FS_ASSERT(sizeof(struct exofs_inode) == EXOFS_INODE_SIZE, "inode size");
 EXOFS_FS_ASSERT(__builtin_offsetof(struct exofs_dir_entry, name) == 12,
 		"dirent header");
 
-#endif /* _ORE_EXOFS_FS_H */
+#endif /* _EXOFS_EXOFS_FS_H */

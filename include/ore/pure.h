@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a pure source file may use: the files built both into a kernel
+ * module and into the userspace tools and unit tests (docs/sources.md
+ * lists them). Fixed-width types, byte order, errno values, mem*() and
+ * the CRC-32C of the on-disk formats, the same names in both worlds.
+ *
+ * CRC-32C, one convention for every on-disk format: ore_crc32c() is the
+ * kernel's crc32c() register update (Castagnoli, reflected polynomial
+ * 0x82F63B78, no inversion on the way in or out), so the caller seeds it
+ * (with ~0) and decides about the final inversion. Each format states the
+ * value it stores, with a check value for the nine bytes "123456789":
+ *
+ *	exofs	~ore_crc32c(~0, buf, len)	0xE3069283 (standard CRC-32C)
+ *	oreblk	 ore_crc32c(~0, buf, len)	0x1CF96D7C (not inverted)
+ *
+ * The two differ only by that final inversion; it stays because changing
+ * either format's would change its bytes on disk.
+ */
+#ifndef _ORE_PURE_H
+#define _ORE_PURE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/crc32.h>
+#include <asm/byteorder.h>
+#else
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <errno.h>
+#include <endian.h>
+#include <linux/types.h>	/* __le16, __le32, __le64 (linux-libc-dev) */
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint16_t u16;
+typedef uint8_t u8;
+
+#define le16_to_cpu(x)	le16toh(x)
+#define le32_to_cpu(x)	le32toh(x)
+#define le64_to_cpu(x)	le64toh(x)
+#define cpu_to_le16(x)	htole16(x)
+#define cpu_to_le32(x)	htole32(x)
+#define cpu_to_le64(x)	htole64(x)
+
+#define sizeof_field(TYPE, MEMBER) sizeof((((TYPE *)0)->MEMBER))
+#endif
+
+/**
+ * ore_crc32c - CRC-32C register update
+ * @crc: the register (~0 to start a checksum)
+ * @buf: the bytes
+ * @len: how many
+ *
+ * Return: the register after @len bytes of @buf, not inverted.
+ */
+static inline u32 ore_crc32c(u32 crc, const void *buf, size_t len)
+{
+#ifdef __KERNEL__
+	return __crc32c_le(crc, buf, len);
+#else
+	/* four bits at a time: small, and fast enough for the tools */
+	static const u32 nibble[16] = {
+		0x00000000, 0x105ec76f, 0x20bd8ede, 0x30e349b1,
+		0x417b1dbc, 0x5125dad3, 0x61c69362, 0x7198540d,
+		0x82f63b78, 0x92a8fc17, 0xa24bb5a6, 0xb21572c9,
+		0xc38d26c4, 0xd3d3e1ab, 0xe330a81a, 0xf36e6f75,
+	};
+	const u8 *p = buf;
+
+	while (len--) {
+		crc ^= *p++;
+		crc = (crc >> 4) ^ nibble[crc & 15];
+		crc = (crc >> 4) ^ nibble[crc & 15];
+	}
+	return crc;
+#endif
+}
+
+/**
+ * ore_crc32c_skip - CRC-32C register update with one field read as zero
+ * @crc: the register (~0 to start a checksum)
+ * @buf: the bytes
+ * @len: how many
+ * @field: offset in @buf of the field that counts as zero (the checksum)
+ * @field_len: its size, at most 8 bytes
+ *
+ * Return: ore_crc32c() of @buf as if its @field_len bytes at @field were
+ * zero, without writing to @buf.
+ */
+static inline u32 ore_crc32c_skip(u32 crc, const void *buf, size_t len,
+				  size_t field, size_t field_len)
+{
+	static const u8 zero[8];
+	const u8 *p = buf;
+
+	crc = ore_crc32c(crc, p, field);
+	crc = ore_crc32c(crc, zero, field_len);
+	return ore_crc32c(crc, p + field + field_len, len - field - field_len);
+}
+
+#endif /* _ORE_PURE_H */

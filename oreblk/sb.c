@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * oreblk member superblock rules (include/oreblk/sb.h), the one copy that
+ * oreblk.ko, tools/oreblk, tools/oreblk_check and tests/unit/format_test.c
+ * share. Pure: built for the kernel and for userspace; a failed check
+ * returns a negative errno and a static reason.
+ *
+ * Where the kernel and tools/oreblk used to differ, the rule is the
+ * kernel's (the union): tools/oreblk did not check the flags, the faulty
+ * map, the data offset, the array size or the member's own uuid, so it
+ * passed members the kernel then refused.
+ */
+#include <oreblk/sb.h>
+
+u32 oreblk_sb_csum(const struct oreblk_sb *sb)
+{
+	return ore_crc32c_skip(~0U, sb, OREBLK_SB_SIZE,
+			       offsetof(struct oreblk_sb, csum),
+			       sizeof(sb->csum));
+}
+
+void oreblk_sb_get_layout(const struct oreblk_sb *sb, struct ore_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->raid_algorithm = le32_to_cpu(sb->raid_algorithm);
+	l->stripe_unit = le32_to_cpu(sb->stripe_unit);
+	l->group_width = le32_to_cpu(sb->group_width);
+	l->group_depth = le32_to_cpu(sb->group_depth);
+	l->group_count = le32_to_cpu(sb->group_count);
+	l->mirrors_p1 = le32_to_cpu(sb->mirrors_p1);
+}
+
+void oreblk_sb_set_layout(struct oreblk_sb *sb, const struct ore_layout *l)
+{
+	sb->raid_algorithm = cpu_to_le32(l->raid_algorithm);
+	sb->stripe_unit = cpu_to_le32(l->stripe_unit);
+	sb->group_width = cpu_to_le32(l->group_width);
+	sb->group_depth = cpu_to_le32(l->group_depth);
+	sb->group_count = cpu_to_le32(l->group_count);
+	sb->mirrors_p1 = cpu_to_le32(l->mirrors_p1);
+}
+
+/* The fields; magic and checksum are right. */
+static const char *oreblk_sb_fields(const struct oreblk_sb *sb, u64 dev_size,
+				    struct ore_layout *l)
+{
+	u32 nr = le32_to_cpu(sb->nr_members);
+	u32 idx = le32_to_cpu(sb->member_index);
+	u64 doff = le64_to_cpu(sb->data_offset);
+	u64 dsize = le64_to_cpu(sb->data_size);
+	u64 faulty = le64_to_cpu(sb->faulty_map);
+	const char *why;
+	u64 unit;
+
+	if (le32_to_cpu(sb->version) != OREBLK_SB_VERSION)
+		return "superblock version not supported";
+	if (sb->flags)
+		return "unknown superblock flags";
+	if (!nr || nr > OREBLK_MAX_MEMBERS)
+		return "nr_members is not 1..64";
+	if (idx >= nr)
+		return "member_index is beyond nr_members";
+	if (nr < 64 && faulty >> nr)
+		return "faulty map names members beyond nr_members";
+	oreblk_sb_get_layout(sb, l);
+	if (ore_layout_check(l, nr, &why))
+		return why;
+	if (l->num_comps != nr)
+		return "the layout's components are not the members";
+	if (doff < OREBLK_DATA_OFFSET || doff % 4096)
+		return "data_offset is below 1 MiB or not a multiple of 4096";
+	unit = (u64)l->stripe_unit * l->group_depth;
+	if (!dsize || dsize % unit)
+		return "data_size is not a non-zero multiple of stripe_unit * group_depth";
+	if (doff > dev_size || dsize > dev_size - doff)
+		return "the data range does not fit the device";
+	if (le64_to_cpu(sb->array_size) != dsize / unit * l->super_stripe)
+		return "array_size does not match the layout and data_size";
+	if (memcmp(sb->member_uuids[idx], sb->member_uuid, OREBLK_UUID_SIZE))
+		return "member_uuid is not its own entry of the member table";
+	return NULL;
+}
+
+int oreblk_sb_check(const struct oreblk_sb *sb, u64 dev_size,
+		    struct ore_layout *layout, const char **why)
+{
+	if (le32_to_cpu(sb->magic) != OREBLK_SB_MAGIC) {
+		*why = "no oreblk superblock";
+		return -ENODATA;
+	}
+	if (le32_to_cpu(sb->csum) != oreblk_sb_csum(sb)) {
+		*why = "superblock checksum mismatch";
+		return -EUCLEAN;
+	}
+	*why = oreblk_sb_fields(sb, dev_size, layout);
+	return *why ? -EINVAL : 0;
+}
+
+bool oreblk_sb_agree(const struct oreblk_sb *a, const struct oreblk_sb *b)
+{
+	return a->nr_members == b->nr_members &&
+	       a->raid_algorithm == b->raid_algorithm &&
+	       a->stripe_unit == b->stripe_unit &&
+	       a->group_width == b->group_width &&
+	       a->group_depth == b->group_depth &&
+	       a->group_count == b->group_count &&
+	       a->mirrors_p1 == b->mirrors_p1 &&
+	       a->data_offset == b->data_offset &&
+	       a->data_size == b->data_size &&
+	       a->array_size == b->array_size &&
+	       a->ctime == b->ctime;
+}
