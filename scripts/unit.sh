@@ -1,7 +1,7 @@
 #!/bin/bash
-# Run the userspace unit tests (make -C tests/unit check: the pure layout
-# code; make -C tools check: the userspace ORE library, mkfs.exofs and
-# fsck.exofs) and count their KTAP lines. Log: build/results/unit.log; counts: build/results/unit.counts.
+# Run the userspace unit tests (make -C tests/unit check: the pure files of
+# docs/sources.md, layout, r4w and the on-disk formats; make -C tools
+# check: the userspace ORE library, mkfs.exofs and fsck.exofs) and count their KTAP lines. Log: build/results/unit.log; counts: build/results/unit.counts.
 # A failing make with no "not ok" line counts as one failure.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
