@@ -4,8 +4,9 @@
  * and fsck.exofs. docs/exofs-format.md is the prose version; keep the two in
  * step. The rules a valid superblock, device table and inode record obey
  * are code in one place, exofs/format.c (include/exofs/format.h), built
- * into exofs.ko and into the tools. Everything is little endian and naturally aligned; every structure
- * has a fixed size checked by a static assertion at the end.
+ * into exofs.ko and into the tools. Everything is little endian and
+ * naturally aligned; every structure has a fixed size checked by a static
+ * assertion at the end.
  *
  * An exofs filesystem lives on N object stores (file stores: a directory
  * each). Objects, by object id:

@@ -10,16 +10,7 @@
 #ifndef _ORE_LAYOUT_H
 #define _ORE_LAYOUT_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#else
-#include <stdint.h>
-#include <stdbool.h>
-typedef uint64_t u64;
-typedef uint32_t u32;
-typedef uint16_t u16;
-typedef uint8_t u8;
-#endif
+#include <ore/pure.h>	/* u64 & co. in userspace too */
 
 /* Largest group_width we accept (data plus parity components of a group). */
 #define ORE_MAX_GROUP_WIDTH	32

@@ -80,7 +80,7 @@ check "$REV: mount" exofs_mount
 fail_fast
 check "$REV: populate (files, directories, symlinks, hard link, FIFO, devices)" populate
 manifest $M > /tmp/manifest.old
-diag "manifest: $(wc -l < /tmp/manifest.old) names, $(grep -c ' -> ' /tmp/manifest.old) symlinks, $(grep -c '^./[^ ]* regular file' /tmp/manifest.old) files"
+diag "manifest: $(wc -l < /tmp/manifest.old) names, $(grep -c ' -> ' /tmp/manifest.old) symlinks, $(grep -c ' regular ' /tmp/manifest.old) regular files"
 check "$REV: umount" exofs_umount
 check "$REV: its fsck.exofs --strict passes" "$OLD/fsck.exofs" --strict $EXOFS_STORES
 
