@@ -11,7 +11,9 @@
 # byte as the old module left them, takes changes, and the old fsck.exofs
 # passes what the new module wrote; oreblk examine and oreblk_check accept
 # the old members, the array assembles degraded with its data, and the old
-# tools/oreblk accepts the superblocks the new kernel wrote.
+# tools/oreblk accepts the superblocks the new kernel wrote; and
+# tools/oreblk create writes the superblocks the old one did, byte for byte
+# (random bytes and time fixed by build/compat/detrand.so).
 # tools/test_compat.sh compares the two mkfs.exofs byte for byte.
 #
 # CHECK: format_compat --disks 4 --disk-size 64M --timeout 900
@@ -19,11 +21,12 @@
 . /ore/tests/exofs_lib.sh
 . /ore/tests/oreblk_lib.sh
 
-PLAN=26
+PLAN=27
 ktap_plan $PLAN
 REV=$(sed -n 's/^COMPAT_REV ?= //p' "$ORE_HOST$ORE_HOSTREPO/tools/Makefile" 2>/dev/null)
 OLD=$ORE_HOST$ORE_HOSTREPO/build/compat/$REV
-if [ -z "$REV" ] || [ ! -f "$OLD/modules.stamp" ] || [ "$ORE_DISKS" -lt 4 ]; then
+if [ -z "$REV" ] || [ ! -f "$OLD/modules.stamp" ] ||
+   [ ! -f "$ORE_HOST$ORE_HOSTREPO/build/compat/detrand.so" ] || [ "$ORE_DISKS" -lt 4 ]; then
 	while [ $ORE_N -lt $PLAN ]; do
 		skip "format compatibility" "no build of ${REV:-COMPAT_REV} in build/compat (make -C tools compat) or fewer than 4 disks"
 	done
@@ -126,4 +129,25 @@ check "the data $REV wrote reads back" ob_same $A $REF 16
 oreblk stop $A
 check "$REV's oreblk examine accepts the superblocks this oreblk.ko wrote" \
 	"$OLD/oreblk" examine $V0 $V1 $V3
+
+# sbs TOOL OUT: TOOL create (random bytes and time fixed by detrand.so)
+# writes the member superblocks, copied to OUT.0 .. OUT.3
+sbs() {
+	local i=0 v
+	LD_PRELOAD=$SHIM "$1" create $A --raid 6 --chunk 32K -n 4 --size 8M \
+		--name compat --assume-clean --force $V0 $V1 $V2 $V3 >/dev/null || return 1
+	oreblk stop $A >/dev/null || return 1
+	for v in $V0 $V1 $V2 $V3; do
+		dd if=$v of="$2.$i" bs=4096 skip=1 count=1 iflag=direct 2>/dev/null || return 1
+		i=$((i + 1))
+	done
+}
+same_sbs() {
+	local i
+	sbs "$OLD/oreblk" /tmp/sb.old && sbs oreblk /tmp/sb.new || return 1
+	diag "array uuid of both:$(od -An -tx1 -j16 -N16 /tmp/sb.new.0)"
+	for i in 0 1 2 3; do cmp /tmp/sb.old.$i /tmp/sb.new.$i || return 1; done
+}
+SHIM=$ORE_HOST$ORE_HOSTREPO/build/compat/detrand.so
+check "oreblk create writes the superblocks $REV's did, byte for byte" same_sbs
 ktap_done
