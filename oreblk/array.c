@@ -606,8 +606,7 @@ static int oreblk_pick_members(struct oreblk_cand *cands, u32 n,
 		for (j = 0; j < n; j++) {
 			const struct oreblk_cand *b = &cands[j];
 
-			if (j == i || le64_to_cpu(b->sb->events) != max_events ||
-			    !(map & (1ULL << b->idx)))
+			if (j == i || !oreblk_sb_split(a->sb, b->sb))
 				continue;
 			oreblk_msg(msg, "%s and %s both have events %llu but %s marks %s faulty (the array ran split): assemble with one of them only",
 				   a->path, b->path, max_events, a->path,

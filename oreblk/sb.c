@@ -110,3 +110,11 @@ bool oreblk_sb_agree(const struct oreblk_sb *a, const struct oreblk_sb *b)
 	       a->array_size == b->array_size &&
 	       a->ctime == b->ctime;
 }
+
+bool oreblk_sb_split(const struct oreblk_sb *a, const struct oreblk_sb *b)
+{
+	u32 idx = le32_to_cpu(b->member_index);
+
+	return a->events == b->events && idx < OREBLK_MAX_MEMBERS &&
+	       (le64_to_cpu(a->faulty_map) >> idx) & 1;
+}

@@ -334,8 +334,7 @@ static int check_members(char **paths, int n)
 			continue;
 		faulty |= map;
 		for (j = 0; j < n; j++) {
-			if (j == i || le64toh(sbs[j].events) != max_events ||
-			    !(map & (1ull << le32toh(sbs[j].member_index))))
+			if (j == i || !oreblk_sb_split(&sbs[i], &sbs[j]))
 				continue;
 			err_msg("%s and %s both have events %" PRIu64 " but %s marks %s faulty: the array ran split (each side assembled without the other); assemble with the side whose data you want only, e.g. without %s",
 				paths[i], paths[j], max_events, paths[i],

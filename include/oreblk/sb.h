@@ -45,4 +45,11 @@ int oreblk_sb_check(const struct oreblk_sb *sb, u64 dev_size,
  */
 bool oreblk_sb_agree(const struct oreblk_sb *a, const struct oreblk_sb *b);
 
+/*
+ * oreblk_sb_split - does @a mark @b faulty at the same events count? Two
+ * authoritative superblocks that do mean the array ran split (each half
+ * assembled without the other): assembly is refused.
+ */
+bool oreblk_sb_split(const struct oreblk_sb *a, const struct oreblk_sb *b);
+
 #endif /* _OREBLK_SB_H */

@@ -562,6 +562,21 @@ static void test_oreblk_sb_agree(void)
 	EXPECT(oreblk_sb_agree(&a, &b), "events, utime, faulty map disagree");
 }
 
+/* Same events and one marks the other faulty: split; else not. */
+static void test_oreblk_sb_split(void)
+{
+	struct oreblk_sb a, b;
+
+	make_ob(&a, 0);		/* marks member OB_N - 1 faulty */
+	make_ob(&b, OB_N - 1);
+	EXPECT(oreblk_sb_split(&a, &b), "a marks b faulty at equal events");
+	EXPECT(!oreblk_sb_split(&b, &a), "b does not mark member 0 faulty");
+	b.events = htole64(le64toh(a.events) - 1);
+	EXPECT(!oreblk_sb_split(&a, &b), "b is stale, not split");
+	make_ob(&b, 1);
+	EXPECT(!oreblk_sb_split(&a, &b), "a does not mark member 1 faulty");
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
@@ -574,6 +589,7 @@ static const struct {
 	{ "oreblk_sb_roundtrip", test_oreblk_sb_roundtrip },
 	{ "oreblk_sb_malformed", test_oreblk_sb_malformed },
 	{ "oreblk_sb_agree", test_oreblk_sb_agree },
+	{ "oreblk_sb_split", test_oreblk_sb_split },
 };
 
 int main(void)
