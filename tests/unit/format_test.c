@@ -368,6 +368,7 @@ static const struct rec_case rec_cases[] = {
 	{ R_DIR, REC(i_flags), EXOFS_INODE_FL_INLINE, 0, "directory without EXOFS_INODE_FL_OBJECT" },
 	{ R_DIR, REC(i_size), 0, 0, "directory size is not a non-zero multiple of 4096" },
 	{ R_DIR, REC(i_size), EXOFS_DIR_CHUNK + 8, 0, "directory size is not a non-zero multiple of 4096" },
+	{ R_DIR, REC(i_links_count), 1, 0, "directory with fewer than 2 links" },
 	{ R_LONGLNK, REC(i_size), 0, 0, "symlink length is not 1..4095" },
 	{ R_LONGLNK, REC(i_size), EXOFS_SYMLINK_MAX + 1, 0, "symlink length is not 1..4095" },
 	{ R_LONGLNK, REC(i_flags), EXOFS_INODE_FL_INLINE, 0, "long symlink without EXOFS_INODE_FL_OBJECT" },
