@@ -4,6 +4,8 @@
 #   make demo           boot a guest running tests/guest/demo.sh
 #   make guest T=NAME   one guest test (tests/guest/NAME.sh, options from CHECK)
 #   make bench B=NAME   one benchmark (bench/NAME.sh) in the guest
+#   make deb            ore-dkms and ore-tools packages (pkg.mk, docs/packaging.md)
+#   make pkg-check      build-only package checks + the guest test from the .debs
 #
 # ARGS="--disks 4 ..." adds qemu/run.sh options to guest/bench/demo;
 # V=1 shows the whole guest console live.
@@ -61,6 +63,8 @@ check:
 	@rc=0; scripts/unit.sh || rc=1; \
 	RUN_OPTS="$(RUN_OPTS)" qemu/check.sh || rc=1; \
 	scripts/summary.sh || rc=1; exit $$rc
+
+include pkg.mk
 
 clean:
 ifneq ($(MODDIRS),)

@@ -2,11 +2,13 @@
 # Install the Debian 12 packages the build and the QEMU test harness need.
 # A quick no-op when every package is already installed; otherwise one
 # `apt-get update` and one `apt-get install`. Runs as root, or through sudo.
+# Arguments name other packages to install instead (make pkg-deps).
 set -euo pipefail
 
 PKGS="linux-headers-6.12-amd64 linux-image-6.12-amd64 linux-source-6.12
       qemu-system-x86 busybox-static cpio xz-utils e2fsprogs mdadm fio
       valgrind gcc make"
+[ $# -gt 0 ] && PKGS="$*"
 
 missing=""
 for p in $PKGS; do

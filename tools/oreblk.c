@@ -12,6 +12,10 @@
  *   oreblk examine MEMBER...
  *   oreblk fail DEV MEMBER|INDEX
  *   oreblk wipe MEMBER...
+ *   oreblk assemble --scan [--dry-run]          (oreblk_scan.c)
+ *   oreblk incremental MEMBER
+ *   oreblk monitor [--scan] [--oneshot] [--delay SEC] [--program PROG]
+ *                  [--syslog] [--test] [DEV...]
  *
  * DEV is /dev/oreblkN (or oreblkN). LEVEL is 0, 1, 4, 5, 6 or 10. SIZE
  * takes K, M, G suffixes (powers of 1024). Create writes a superblock on
@@ -41,6 +45,7 @@
 
 #include <oreblk/sb.h>
 #include "ore_user.h"
+#include "oreblk_cmds.h"
 
 #define CONTROL "/dev/" OREBLK_CONTROL_NAME
 
@@ -68,8 +73,12 @@ static void usage(void)
 		"       %s detail DEV\n"
 		"       %s examine MEMBER...\n"
 		"       %s fail DEV MEMBER|INDEX\n"
-		"       %s wipe MEMBER...\n",
-		prog, prog, prog, prog, prog, prog, prog);
+		"       %s wipe MEMBER...\n"
+		"       %s assemble --scan [--dry-run]\n"
+		"       %s incremental MEMBER\n"
+		"       %s monitor [--scan] [--oneshot] [--delay SEC] [--program PROG]\n"
+		"              [--syslog] [--test] [DEV...]\n",
+		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 	exit(2);
 }
 
@@ -387,6 +396,8 @@ static int cmd_assemble(int argc, char **argv)
 	};
 	int index, c, nocheck = 0;
 
+	if (argc > 2 && !strcmp(argv[2], "--scan"))
+		return oreblk_cmd_assemble_scan(argc, argv);
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'N')
@@ -885,6 +896,51 @@ static int cmd_wipe(int argc, char **argv)
 	return rc;
 }
 
+/* ------------------------------------------------------------------ */
+/* for oreblk_scan.c (oreblk_cmds.h) */
+
+const char oreblk_control_path[] = CONTROL;
+
+int oreblk_read_member(const char *path, struct oreblk_member_info *mi,
+		       char *why, size_t whylen)
+{
+	struct ore_layout l;
+	struct oreblk_sb sb;
+
+	switch (read_sb(path, &sb, &l, why, whylen)) {
+	case SB_OK:
+		break;
+	case SB_NONE:
+		return 1;
+	default:
+		return -1;
+	}
+	memset(mi, 0, sizeof(*mi));
+	memcpy(mi->array_uuid, sb.array_uuid, OREBLK_UUID_SIZE);
+	memcpy(mi->member_uuid, sb.member_uuid, OREBLK_UUID_SIZE);
+	mi->member_index = le32toh(sb.member_index);
+	mi->nr_members = le32toh(sb.nr_members);
+	mi->events = le64toh(sb.events);
+	mi->faulty_map = le64toh(sb.faulty_map);
+	memcpy(mi->name, sb.name, OREBLK_NAME_LEN);
+	return 0;
+}
+
+int oreblk_check_members(char **paths, int n)
+{
+	return check_members(paths, n);
+}
+
+int oreblk_start_array(int index, char **paths, int n)
+{
+	return do_assemble(index, paths, n);
+}
+
+void oreblk_fmt_uuid(const uint8_t *u, char *buf)
+{
+	fmt_uuid(u, buf);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd;
@@ -906,6 +962,10 @@ int main(int argc, char **argv)
 		return cmd_fail(argc, argv);
 	if (!strcmp(cmd, "wipe"))
 		return cmd_wipe(argc, argv);
+	if (!strcmp(cmd, "incremental"))
+		return oreblk_cmd_incremental(argc, argv);
+	if (!strcmp(cmd, "monitor"))
+		return oreblk_cmd_monitor(argc, argv);
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
 		usage();
 	err_msg("unknown command %s", cmd);
