@@ -191,6 +191,9 @@ build_payload() {
 	cat > "$stage/ore/harness.env" <<ENV
 ORE_HOSTREPO='$ROOT'
 ENV
+	# ORE_PKG_DIR (make pkg-check): the packages' modules and tools replace
+	# the tree's (scripts/pkg-payload.sh says what exactly).
+	[ -n "${ORE_PKG_DIR:-}" ] && "$ROOT/scripts/pkg-payload.sh" "$ORE_PKG_DIR" "$stage"
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$out"
 	rm -rf "$stage"
 }
