@@ -20,4 +20,6 @@ done
 mkdir -p "$stage/ore/pkgroot"
 cp -a "$pkg/root/." "$stage/ore/pkgroot/"
 rm -rf "$stage/ore/pkgroot/usr/src"	# the module sources: not needed in the guest
+# what the guest checks it runs (md5sum -c from /ore)
+(cd "$stage/ore" && md5sum ore.ko exofs.ko oreblk.ko tools/mkfs.exofs tools/fsck.exofs tools/oreblk) > "$stage/ore/pkg.md5"
 echo "ORE_PKG=1" >> "$stage/ore/harness.env"

@@ -256,7 +256,7 @@ static int group_of(struct cand *c, int n, int first, char **paths,
 int oreblk_cmd_assemble_scan(int argc, char **argv)
 {
 	static struct cand c[MAX_CANDIDATES];
-	int i, n, dry = 0, rc = 0, lock, started = 0;
+	int i, n, dry = 0, rc = 0, lock;
 
 	for (i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "--dry-run") || !strcmp(argv[i], "-n")) {
@@ -296,8 +296,6 @@ int oreblk_cmd_assemble_scan(int argc, char **argv)
 		if (oreblk_check_members(paths, k) ||
 		    oreblk_start_array(OREBLK_CMDS_INDEX_ANY, paths, k))
 			rc = 1;
-		else
-			started++;
 	}
 	if (!n)
 		printf("oreblk: no array members found\n");

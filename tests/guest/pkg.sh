@@ -22,7 +22,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/oreblk_lib.sh
 
-ktap_plan 17
+ktap_plan 18
 
 # ORE_PKG and ORE_HOSTREPO are in harness.env
 [ -r /ore/harness.env ] && . /ore/harness.env
@@ -40,6 +40,21 @@ if [ "$ORE_DISKS" -lt 4 ] || ! have_host dmsetup; then
 fi
 ob_load || ktap_done
 ko=$(ore_ko exofs) && load_mod "$ko" || ktap_done
+# the files loaded (ob_load and load_mod take /ore/NAME.ko) are the
+# packaged ones (checksums taken by scripts/pkg-payload.sh) and DKMS
+# built them (dkms signs what it builds; the tree's modules are unsigned)
+running_packed() {
+	(cd /ore && md5sum -c pkg.md5) || return 1
+	for m in ore exofs oreblk; do
+		echo "$m.ko signer: $(hostrun modinfo -F signer /tmp/ore/$m.ko)"
+		[ -n "$(hostrun modinfo -F signer /tmp/ore/$m.ko)" ] || return 1
+	done
+}
+if [ "${ORE_PKG:-0}" = 1 ]; then
+	check "the modules loaded from /ore and the tools are the packaged ones, DKMS-signed" running_packed
+else
+	skip "the modules loaded from /ore and the tools are the packaged ones, DKMS-signed" "not a make pkg-check run"
+fi
 
 # ---------------------------------------------------------------- exofs
 . /ore/tests/exofs_lib.sh
