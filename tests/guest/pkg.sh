@@ -14,15 +14,16 @@
 #    systemd boot;
 #  - assemble --scan: the same array over dm-linear devices (the disks
 #    below are held, so the scan must pick the dm devices);
-#  - monitor: a member swapped for dm-error mid-use gives Fail and
-#    DegradedArray to --program and to syslog (busybox syslogd), and
-#    --oneshot reports the degraded array.
+#  - monitor (started before the scan): NewArray for the scanned array, a
+#    member swapped for dm-error mid-use gives Fail and DegradedArray to
+#    --program and to syslog (busybox syslogd), --oneshot reports the
+#    degraded array, the stop gives DeviceDisappeared.
 #
 # CHECK: pkg --disks 4 --disk-size 64M --timeout 600
 . /ore/tests/lib.sh
 . /ore/tests/oreblk_lib.sh
 
-ktap_plan 18
+ktap_plan 20
 
 # ORE_PKG and ORE_HOSTREPO are in harness.env
 [ -r /ore/harness.env ] && . /ore/harness.env
@@ -126,12 +127,9 @@ mk_dm() {
 	done
 }
 check "four dm-linear devices over vda..vdd" mk_dm
-check "assemble --scan starts the array over the dm devices" sh -c "
-	oreblk assemble --scan > /tmp/pkg.scan 2>&1; cat /tmp/pkg.scan | sed 's/^/# /'
-	grep -q dm- /sys/block/oreblk0/ore/members && ! grep -q /dev/vd /sys/block/oreblk0/ore/members"
-check "scanned array holds the data" same_array
 
 # ---------------------------------------------------------------- monitor
+# started before the scan: the array it starts is a NewArray
 cat > /tmp/pkg-ev.sh <<'EOF'
 #!/bin/sh
 echo "$*" >> /tmp/pkg-ev.log
@@ -144,7 +142,12 @@ oreblk monitor --scan --delay 1 --program /tmp/pkg-ev.sh > /tmp/pkg-mon1.out 2>&
 MON1=$!
 oreblk monitor --delay 1 --syslog $A > /tmp/pkg-mon2.out 2>&1 &
 MON2=$!
-sleep 3
+sleep 2
+check "assemble --scan starts the array over the dm devices" sh -c "
+	oreblk assemble --scan > /tmp/pkg.scan 2>&1; cat /tmp/pkg.scan | sed 's/^/# /'
+	grep -q dm- /sys/block/oreblk0/ore/members && ! grep -q /dev/vd /sys/block/oreblk0/ore/members"
+check "scanned array holds the data" same_array
+
 # member 2 (obm2) becomes dm-error; a write that touches it fails it
 fail_member() {
 	dm suspend obm2 && dm load obm2 --table "0 $SECTORS error" && dm resume obm2 &&
@@ -162,8 +165,15 @@ check "monitor --syslog: the Fail event is in the system log" sh -c "
 	sleep 1; grep 'oreblk' /tmp/pkg-messages | sed 's/^/# syslog: /'
 	grep -q 'Fail event detected on oreblk device /dev/oreblk0, component device /dev/dm-2' /tmp/pkg-messages"
 check "monitor --oneshot: DegradedArray" sh -c "oreblk monitor --oneshot | grep -q '^DegradedArray /dev/oreblk0$'"
-kill $MON1 $MON2 $SYSLOGD 2>/dev/null
-wait $MON1 $MON2 2>/dev/null
+check "monitor --program: NewArray /dev/oreblk0 (started by the scan)" grep -q '^NewArray /dev/oreblk0$' /tmp/pkg-ev.log
 check "array stopped, dm devices removed" sh -c "
 	oreblk stop $A >/dev/null && for i in 0 1 2 3; do hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync remove obm\$i || exit 1; done"
+gone() {
+	i=0
+	while [ $i -lt 10 ] && ! grep -q '^DeviceDisappeared /dev/oreblk0$' /tmp/pkg-ev.log; do sleep 1; i=$((i + 1)); done
+	grep -q '^DeviceDisappeared /dev/oreblk0$' /tmp/pkg-ev.log
+}
+check "monitor --program: DeviceDisappeared /dev/oreblk0 after the stop" gone
+kill $MON1 $MON2 $SYSLOGD 2>/dev/null
+wait $MON1 $MON2 2>/dev/null
 ktap_done
