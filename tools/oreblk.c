@@ -472,7 +472,7 @@ static int cmd_create(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int level = -1, n = -1, mirrors = 0, gcount = 1, gdepth = 1, c, i;
-	int index, nmem, assume_clean = 0, force = 0, *fds = NULL, rc = 1;
+	int index, nmem, assume_clean = 0, force = 0, *fds = NULL, rc = 1, lock;
 	uint64_t chunk = 64 << 10, size_limit = 0, min_size = UINT64_MAX;
 	uint64_t data_size, unit, array_size, ctime_now;
 	const char *name = "", *why;
@@ -553,6 +553,8 @@ static int cmd_create(int argc, char **argv)
 		return 2;
 	}
 
+	/* udev's incremental must not assemble what we are creating */
+	lock = oreblk_lock();
 	fds = calloc((size_t)n, sizeof(*fds));
 	muuid = calloc((size_t)n, sizeof(*muuid));
 	sb = aligned_alloc(4096, sizeof(*sb));
@@ -678,6 +680,8 @@ out:
 	free(fds);
 	free(muuid);
 	free(sb);
+	if (lock >= 0)
+		close(lock);
 	return rc;
 }
 

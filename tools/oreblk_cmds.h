@@ -42,6 +42,8 @@ int oreblk_start_array(int index, char **paths, int n);
 void oreblk_fmt_uuid(const uint8_t *u, char *buf);
 
 /* oreblk_scan.c */
+/* Take /run/oreblk.lock (flock): the fd to close, or -1. */
+int oreblk_lock(void);
 int oreblk_cmd_assemble_scan(int argc, char **argv);
 int oreblk_cmd_incremental(int argc, char **argv);
 int oreblk_cmd_monitor(int argc, char **argv);

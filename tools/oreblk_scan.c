@@ -191,8 +191,12 @@ static void ensure_control(void)
 		waitpid(pid, NULL, 0);
 }
 
-/* One lock for everything that assembles: udev runs us in parallel. */
-static int take_lock(void)
+/*
+ * One lock for everything that assembles: udev runs us in parallel, and
+ * create holds it from its first superblock write to its assemble (the
+ * writes end in close()s that make udev run incremental on the members).
+ */
+int oreblk_lock(void)
 {
 	int fd = open(LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 
@@ -266,7 +270,7 @@ int oreblk_cmd_assemble_scan(int argc, char **argv)
 			return 2;
 		}
 	}
-	lock = take_lock();
+	lock = oreblk_lock();
 	n = find_members(c, MAX_CANDIDATES);
 	if (n < 0)
 		return 1;
@@ -329,7 +333,7 @@ int oreblk_cmd_incremental(int argc, char **argv)
 		return 0;	/* not a member: nothing for us */
 	}
 	oreblk_fmt_uuid(mi.array_uuid, u);
-	lock = take_lock();
+	lock = oreblk_lock();
 	if (array_running(mi.array_uuid, dev, sizeof(dev))) {
 		printf("oreblk: %s: array %s is running already as %s\n", argv[2], u, dev);
 		goto out;
