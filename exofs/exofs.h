@@ -250,6 +250,7 @@ int exofs_sync_stores(struct exofs_sb_info *sbi);
 /* inode.c */
 extern const struct address_space_operations exofs_aops;
 struct inode *exofs_iget(struct super_block *sb, unsigned long ino);
+int exofs_create_object(struct inode *inode);
 struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 			      umode_t mode);
 int exofs_write_inode(struct inode *inode, struct writeback_control *wbc);

@@ -55,7 +55,8 @@ void exofs_io_error(struct ore_io_state *ios, u32 comp,
 			   inode->i_sb->s_id, write ? "write" : "read",
 			   (long)inode->i_ino, ios->oc->oid, comp, store->name,
 			   offset, error, ios->degraded ? " (recovered)" : "");
-	if (!write || ios->nospc)	/* a full store is retried later */
+	/* a full store is retried later; only this component's error counts */
+	if (!write || error == -ENOSPC)
 		return;
 	for (i = 0; i < sbi->num_stores; i++) {
 		if (sbi->ore_stores[i] != store)
@@ -1204,7 +1205,39 @@ struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 		return ERR_PTR(-EFSCORRUPTED);
 	}
 	mark_inode_dirty(inode);
+	if (S_ISREG(mode) || S_ISDIR(mode)) {
+		err = exofs_create_object(inode);
+		if (err) {
+			/* nlink 0: eviction removes it and frees the number */
+			clear_nlink(inode);
+			discard_new_inode(inode);
+			return ERR_PTR(err);
+		}
+	}
 	return inode;
+}
+
+/*
+ * Create every component object of @inode's data object (empty), so that
+ * a component found missing later is known to be lost, never a hole (see
+ * docs/stores.md). Called when the inode gets its object: regular files
+ * and directories at creation, long symlinks when they become one.
+ */
+int exofs_create_object(struct inode *inode)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct ore_io_state *ios;
+	int err;
+
+	err = ore_get_io_state(&sbi->layout, &exofs_i(inode)->oc, &ios);
+	if (!err) {
+		err = ore_create(ios);
+		ore_put_io_state(ios);
+	}
+	if (err)
+		exofs_err(inode->i_sb, __func__, "cannot create the object of inode %lu: %d",
+			  inode->i_ino, err);
+	return err;
 }
 
 int exofs_write_inode(struct inode *inode, struct writeback_control *wbc)

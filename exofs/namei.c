@@ -92,7 +92,9 @@ static int exofs_symlink(struct mnt_idmap *idmap, struct inode *dir,
 	} else {
 		oi->i_flags = EXOFS_INODE_FL_OBJECT;
 		exofs_set_inode_ops(inode);
-		err = page_symlink(inode, symname, len);
+		err = exofs_create_object(inode);
+		if (!err)
+			err = page_symlink(inode, symname, len);
 		if (err)
 			goto out_fail;
 	}

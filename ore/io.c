@@ -110,12 +110,31 @@ static void ore_batch_free(struct ore_batch *batch)
 	kfree(batch);
 }
 
-/* Record a failed component in the I/O state (any context). */
-static void ore_note_failure(struct ore_io_state *ios, u32 comp, u64 offset)
+/*
+ * Record a failed component in the I/O state (any context). @error is the
+ * component's own error, 0 when its store was skipped as failed. A
+ * component keeps its first error, except that any other error replaces
+ * -ENOSPC (a full store is not a broken one, a broken one must not pass
+ * for full).
+ */
+static void ore_note_failure(struct ore_io_state *ios, u32 comp, u64 offset,
+			     int error)
 {
+	int old;
+
 	if (!test_and_set_bit(comp, ios->failed_mask)) {
 		if (cmpxchg(&ios->failed_comp, -1, (int)comp) == -1)
 			ios->failed_offset = offset;
+	}
+	if (!error)
+		return;
+	old = READ_ONCE(ios->comp_error[comp]);
+	while (!old || (old == -ENOSPC && error != -ENOSPC)) {
+		int prev = cmpxchg(&ios->comp_error[comp], old, error);
+
+		if (prev == old)
+			break;
+		old = prev;
 	}
 }
 
@@ -134,13 +153,28 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 	struct ore_sub *sub = container_of(sio, struct ore_sub, sio);
 	struct ore_batch *batch = sub->batch;
 
-	if (sio->error) {
+	if (sio->error == -ENOENT && !sio->write) {
+		/*
+		 * Components exist from ore_create() on: a missing one is
+		 * lost (deleted behind our back), not a hole. As md with a
+		 * bad block: this component fails for this I/O and is
+		 * rebuilt from the redundancy; the store stays in service.
+		 */
+		atomic64_inc(&ore_stats.missing_comps);
+		pr_warn_ratelimited(ORE_PFX "object 0x%llx component %u is missing on store %s (read at offset %llu len %u): lost, to be rebuilt from the redundancy\n",
+				    sio->oid, sub->comp, sio->store->name,
+				    sio->offset, sio->len);
+		ore_note_failure(batch->ios, sub->comp, sio->offset,
+				 sio->error);
+		WRITE_ONCE(batch->failed, true);
+	} else if (sio->error) {
 		/* the store counted it in nr_errors */
 		pr_err_ratelimited(ORE_PFX "%s of object 0x%llx component %u on store %s at offset %llu len %u failed: %d\n",
 				   sio->write ? "write" : "read", sio->oid,
 				   sub->comp, sio->store->name, sio->offset,
 				   sio->len, sio->error);
-		ore_note_failure(batch->ios, sub->comp, sio->offset);
+		ore_note_failure(batch->ios, sub->comp, sio->offset,
+				 sio->error);
 		if (sio->error == -ENOSPC)
 			WRITE_ONCE(batch->ios->nospc, true);
 		WRITE_ONCE(batch->failed, true);
@@ -203,7 +237,8 @@ static void ore_batch_submit(struct ore_batch *batch)
 		if (ore_store_failed(store)) {
 			sub->skipped = true;
 			sub->sio.error = -ENODEV;
-			ore_note_failure(batch->ios, sub->comp, sub->sio.offset);
+			ore_note_failure(batch->ios, sub->comp, sub->sio.offset,
+					 0);
 			WRITE_ONCE(batch->failed, true);
 			continue;
 		}
@@ -1364,9 +1399,11 @@ static int ore_alloc_ios(const struct ore_layout *layout,
 		       oc->oid, layout->num_comps, oc->numdevs);
 		return -EINVAL;
 	}
-	ios = kzalloc(sizeof(*ios), GFP_NOIO);
+	ios = kzalloc(struct_size(ios, comp_error, layout->num_comps),
+		      GFP_NOIO);
 	if (!ios)
 		return -ENOMEM;
+	ios->nr_comps = layout->num_comps;
 	ios->kind = kind;
 	ios->layout = layout;
 	ios->oc = oc;
@@ -1444,7 +1481,11 @@ EXPORT_SYMBOL_GPL(ore_put_io_state);
 /**
  * ore_check_io() - report the components that failed during an I/O
  * @ios: an I/O state whose I/O is over
- * @on_dev_error: called for each failed component, or NULL
+ * @on_dev_error: called for each failed component, or NULL, with that
+ *	component's own error: -ENOSPC for a full store, -ENOENT for a
+ *	component object found missing (rebuilt from the redundancy, see
+ *	@ios->degraded), the store's errno otherwise; for a store skipped
+ *	as failed, @ios->error or -EIO
  *
  * Return: @ios->error: 0 when the data was read or stored (possibly
  * degraded, see @ios->degraded), or the negative errno of the I/O.
@@ -1458,7 +1499,8 @@ int ore_check_io(struct ore_io_state *ios, ore_on_dev_error_fn on_dev_error)
 			on_dev_error(ios, comp, ore_comp_store(ios->oc, comp),
 				     comp == ios->failed_comp ?
 				     ios->failed_offset : 0,
-				     ios->error ? ios->error : -EIO);
+				     ios->comp_error[comp] ?:
+				     (ios->error ? ios->error : -EIO));
 	return ios->error;
 }
 EXPORT_SYMBOL_GPL(ore_check_io);
@@ -1505,7 +1547,7 @@ static int ore_for_each_comp(struct ore_io_state *ios,
 		int err;
 
 		if (ore_store_failed(store)) {
-			ore_note_failure(ios, comp, 0);
+			ore_note_failure(ios, comp, 0, 0);
 			continue;
 		}
 		err = op(store, comp, ios->oc->oid, arg);
@@ -1513,7 +1555,7 @@ static int ore_for_each_comp(struct ore_io_state *ios,
 			pr_err(ORE_PFX "object 0x%llx on store %s: %d\n",
 			       ios->oc->oid, store->name, err);
 			atomic_inc(&store->nr_errors);
-			ore_note_failure(ios, comp, 0);
+			ore_note_failure(ios, comp, 0, err);
 			if (!first_err)
 				first_err = err;
 		}

@@ -6,8 +6,12 @@
  * Naming: object @oid lives in "<root>/<oid>", the oid printed in lowercase
  * hexadecimal without leading zeros or prefix ("%llx": oid 0x10002 is the
  * file "10002"). Nothing else in the directory is looked at. Objects are
- * sparse: a read of a missing object, of a hole or past the end of the file
- * returns zeros; a write or a truncate creates the file (mode 0600).
+ * sparse inside their file: a read of a hole or past the end of the file
+ * returns zeros. A read of a missing object fails with -ENOENT (ORE takes
+ * it for a lost component, see docs/stores.md); a write or a truncate
+ * creates the file (mode 0600). Only regular files are used: a symlink, a
+ * directory, a FIFO or a device node at an object's path fails its I/O
+ * with -EUCLEAN and is never opened (see ore_file_open_existing()).
  *
  * I/O goes through kiocbs on the backing file, as fs/cachefiles/io.c and
  * drivers/block/loop.c do. A request whose offset, length and every bvec
@@ -54,7 +58,8 @@
 #define ORE_FILE_WQ_ACTIVE	16
 /* Room for "%llx" of a u64 and the NUL. */
 #define ORE_FILE_NAME_LEN	17
-#define ORE_FILE_OPEN_FLAGS	(O_RDWR | O_LARGEFILE | O_NOATIME)
+#define ORE_FILE_OPEN_FLAGS	(O_RDWR | O_LARGEFILE | O_NOATIME | O_NOFOLLOW | \
+				 O_NOCTTY)
 
 /**
  * struct ore_file_obj - one open backing file
@@ -243,10 +248,68 @@ static struct ore_file_obj *ore_file_insert(struct ore_file_store *fs,
 	return fo;
 }
 
+/* Printable type of the inode at a component's path, for messages. */
+static const char *ore_file_type_name(umode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return "a directory";
+	case S_IFLNK: return "a symlink";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	default: return "not a regular file";
+	}
+}
+
+/*
+ * Open the existing backing file @name of @oid. Only a regular file is
+ * opened: the final component is not followed (a symlink is refused, like
+ * O_NOFOLLOW), and the inode type is checked on the looked-up dentry
+ * before anything is opened, so that a FIFO or a device node at the path
+ * is never opened at all (no blocking open, no driver ->open, no writes to
+ * a device with the store's credentials); the file is then opened on that
+ * same dentry (no window for a swap). Anything else is -EUCLEAN, logged
+ * with the store, the oid and what was found. Runs with the store's
+ * credentials.
+ */
+static struct file *ore_file_open_existing(struct ore_file_store *fs,
+					   u64 oid, const char *name)
+{
+	struct path *root = &fs->dir->f_path;
+	struct inode *inode;
+	struct file *file;
+	struct path path;
+	int err;
+
+	err = vfs_path_lookup(root->dentry, root->mnt, name, 0, &path);
+	if (err)
+		return ERR_PTR(err);
+	inode = d_inode(path.dentry);
+	if (!d_is_reg(path.dentry)) {
+		pr_err_ratelimited(ORE_PFX "store %s: oid 0x%llx: %s/%s is %s, not a regular file: the component is refused\n",
+				   fs->store.name, oid, fs->store.name, name,
+				   ore_file_type_name(inode ? inode->i_mode : 0));
+		file = ERR_PTR(-EUCLEAN);
+		goto out;
+	}
+	err = inode_permission(mnt_idmap(path.mnt), inode,
+			       MAY_READ | MAY_WRITE);
+	if (err) {
+		file = ERR_PTR(err);
+		goto out;
+	}
+	file = kernel_file_open(&path, ORE_FILE_OPEN_FLAGS, current_cred());
+out:
+	path_put(&path);
+	return file;
+}
+
 /*
  * Open object @oid with a reference for the caller: from the cache, else
  * from the directory, creating the file when @create. Returns -ENOENT
- * when the object does not exist and !@create. Runs with the store's
+ * when the object does not exist and !@create, -EUCLEAN when something
+ * else than a regular file is at its path. Runs with the store's
  * credentials.
  */
 static struct ore_file_obj *ore_file_get(struct ore_file_store *fs, u64 oid,
@@ -265,9 +328,15 @@ static struct ore_file_obj *ore_file_get(struct ore_file_store *fs, u64 oid,
 
 	ore_file_name(name, oid);
 	old_cred = override_creds(fs->cred);
-	file = file_open_root(&fs->dir->f_path, name,
-			      ORE_FILE_OPEN_FLAGS | (create ? O_CREAT : 0),
-			      0600);
+	file = ore_file_open_existing(fs, oid, name);
+	if (create && PTR_ERR_OR_ZERO(file) == -ENOENT) {
+		/* O_EXCL: what it makes is a new regular file, never a link */
+		file = file_open_root(&fs->dir->f_path, name,
+				      ORE_FILE_OPEN_FLAGS | O_CREAT | O_EXCL,
+				      0600);
+		if (PTR_ERR_OR_ZERO(file) == -EEXIST)	/* made meanwhile */
+			file = ore_file_open_existing(fs, oid, name);
+	}
 	revert_creds(old_cred);
 	if (IS_ERR(file))
 		return ERR_CAST(file);
@@ -616,9 +685,12 @@ static void ore_file_start(struct ore_store_io *sio)
 	fo = ore_file_get(fs, sio->oid, sio->write);
 	if (IS_ERR(fo)) {
 		if (PTR_ERR(fo) == -ENOENT && !sio->write) {
-			/* A missing object reads as zeros. */
-			ore_file_zero_tail(sio, 0);
-			ore_store_io_done(sio, 0);
+			/*
+			 * A missing object is not a hole: the caller (ORE)
+			 * decides; it treats it as a lost component.
+			 */
+			atomic_inc(&sio->store->nr_errors);
+			ore_store_io_done(sio, -ENOENT);
 		} else {
 			atomic_inc(&sio->store->nr_errors);
 			pr_err_ratelimited(ORE_PFX "store %s: oid 0x%llx offset %llu: cannot open the object's file: %ld\n",

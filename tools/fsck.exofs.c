@@ -264,8 +264,10 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 }
 
 /*
- * The component files of @oid: regular files where present (components are
- * created lazily, an absent one reads as zeros), and, when @size is not
+ * The component files of @oid: present on every store that is checked
+ * (every component of an object is created with it: an absent one is lost,
+ * see docs/stores.md), regular files (not followed: a symlink is an
+ * error too), and, when @size is not
  * ~0, none longer than the kernel writes for a logical size of @size:
  * docs/exofs-format.md, the component holding the last byte to the end of
  * its page, parity to the end of the longest data page of its row.
@@ -285,10 +287,16 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 		if (!dir)
 			continue;
 		ore_user_store_path(path, sizeof(path), dir, oid);
-		if (stat(path, &s))
+		if (lstat(path, &s)) {
+			error("%s: object 0x%llx component %u is missing on store %s (%s: %s)",
+			      what, (unsigned long long)oid, c, dir, path,
+			      strerror(errno));
 			continue;
+		}
 		if (!S_ISREG(s.st_mode)) {
-			error("%s: %s is not a regular file", what, path);
+			error("%s: object 0x%llx component %u on store %s: %s is not a regular file (mode %o)",
+			      what, (unsigned long long)oid, c, dir, path,
+			      (unsigned int)s.st_mode);
 			continue;
 		}
 		if (size == ~0ULL)

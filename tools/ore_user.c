@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -703,15 +704,30 @@ int ore_user_open_stores(struct ore_user_comp *comps, uint32_t num_comps,
 			err = -ENAMETOOLONG;
 			goto fail;
 		}
-		comps[i].fd = open(path, flags | O_CLOEXEC, 0600);
-		if (comps[i].fd >= 0)
+		/*
+		 * Only a regular file is a component: never follow a symlink,
+		 * never block opening a FIFO; anything else is a failed
+		 * component (rebuilt from the redundancy, as the kernel does).
+		 */
+		comps[i].fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW |
+				   O_NONBLOCK | O_NOCTTY, 0600);
+		if (comps[i].fd >= 0) {
+			struct stat st;
+
+			if (!fstat(comps[i].fd, &st) && S_ISREG(st.st_mode))
+				continue;
+			close(comps[i].fd);
+			comps[i].fd = ORE_USER_MISSING;
 			continue;
+		}
 		err = -errno;
 		comps[i].fd = ORE_USER_MISSING;
 		if (err == -ENOENT && !(flags & O_CREAT)) {
 			comps[i].fd = ORE_USER_EMPTY;
 			continue;
 		}
+		if (err == -ELOOP || err == -EISDIR || err == -ENXIO)
+			continue;	/* a symlink, directory, FIFO */
 		goto fail;
 	}
 	return 0;

@@ -197,7 +197,9 @@ enum ore_io_kind {
  * @failed_offset: object offset of that failure
  * @nr_failed: number of distinct components that failed
  * @nospc: a component write failed with -ENOSPC (a full store, not a
- *	broken one: the user may retry instead of failing the store)
+ *	broken one: the user may retry instead of failing the store). Says
+ *	nothing of the other components: ore_check_io() gives each failed
+ *	component its own error
  * @stats_r4w_pages: pages asked from @r4w->get_page
  * @stats_reads: component reads issued for read-4-write
  * @stats_full_stripes: stripes written whole (no reads)
@@ -236,6 +238,8 @@ struct ore_io_state {
 	struct list_head pstripes;
 	void *batch;
 	unsigned long failed_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
+	u32 nr_comps;
+	int comp_error[] __counted_by(nr_comps);
 };
 
 int ore_verify_layout(u32 num_devs, struct ore_layout *layout);
@@ -276,6 +280,7 @@ struct ore_stats {
 	atomic64_t store_files;		/* backing files held by file stores */
 	atomic64_t store_dio;		/* file store I/Os done as direct I/O */
 	atomic64_t store_buffered;	/* file store I/Os done buffered */
+	atomic64_t missing_comps;	/* component reads finding no object */
 };
 
 extern struct ore_stats ore_stats;

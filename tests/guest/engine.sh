@@ -10,7 +10,7 @@
 # --args seed=N passes another random seed to ore_test.ko.
 . /ore/tests/lib.sh
 
-ktap_plan 7
+ktap_plan 8
 
 nfile=$ORE_DISKS
 [ "$nfile" -gt 4 ] && nfile=4
@@ -30,6 +30,15 @@ while [ $i -lt "$nfile" ]; do
 	fi
 	i=$((i + 1))
 done
+# Not regular files at object paths 5ee0..5ee3 of the first store (ore_test
+# file_not_regular_refused): a FIFO, a symlink to the object 5ee9, a
+# directory, /dev/null's device node.
+notreg=""
+if [ -d /mnt/s0/a ] && echo victim > /mnt/s0/a/5ee9 && mkfifo /mnt/s0/a/5ee0 &&
+	ln -s 5ee9 /mnt/s0/a/5ee1 && mkdir /mnt/s0/a/5ee2 &&
+	mknod /mnt/s0/a/5ee3 c 1 3; then
+	notreg=/mnt/s0/a
+fi
 # Two stores per filesystem, a then b: /mnt/s0/a,/mnt/s1/a,...,/mnt/s0/b,...
 for sub in a b; do
 	for m in $mounts; do
@@ -84,6 +93,13 @@ elif load_mod "$ko"; then
 else
 	skip "ore_test" "ore.ko did not load"
 	skip "ore.ko unloads" "ore.ko did not load"
+fi
+
+if [ -z "$notreg" ]; then
+	skip "a symlinked object's target is not written" "no special files"
+else
+	check "a symlinked object's target is not written" \
+		sh -c "[ \"\$(cat $notreg/5ee9)\" = victim ] && rm -rf $notreg/5ee[0-3]"
 fi
 
 bad=""

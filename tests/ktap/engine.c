@@ -957,6 +957,188 @@ out:
 	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), live0);
 }
 
+/*
+ * A component object deleted behind the engine's back (after ore_create()
+ * and a full write) is a lost component, not a hole: a read rebuilds it
+ * from the redundancy (degraded, counted in missing_comps, the store left
+ * in service); without redundancy the read fails with -EIO, never zeros.
+ * Case arg: the index in ot_layouts[].
+ */
+static void ot_eng_missing_comp(struct ot_ctx *ctx)
+{
+	const struct ore_layout *l = &ot_layouts[ctx->arg];	/* unverified */
+	long long miss0, deg0;
+	struct ot_eng_res res;
+	struct ore_store *s;
+	struct page **pages;
+	struct ot_eng e;
+	unsigned int nr;
+	u32 c;
+	int err;
+
+	if (!ot_eng_init(&e, ctx, l, false, 0x20200 + ctx->arg, 1))
+		return;
+	ot_fill(ctx, e.shadow, e.size);
+	if (!OT_EXPECT_EQ(ctx, ot_eng_write(&e, 0, e.size, false, false,
+					    NULL, NULL), 0))
+		goto out;
+	/* the component holding logical offset 0 (a data component) */
+	c = ot_comp(&e.layout, 0, ot_pos(&e.layout, 0, 0), 0);
+	s = ot_comp_store(&e, c);
+	if (!OT_EXPECT_EQ(ctx, s->ops->remove(s, e.oc.oid), 0))
+		goto out;
+	miss0 = atomic64_read(&ore_stats.missing_comps);
+	deg0 = atomic64_read(&ore_stats.degraded_reads);
+	if (e.layout.parity || e.layout.mirrors_p1 > 1) {
+		if (ot_eng_check_read(&e, 0, e.size, false, &res)) {
+			OT_EXPECT(ctx, res.degraded, "not degraded");
+			OT_EXPECT_EQ(ctx, res.failed_comp, c);
+		}
+		/* asynchronously too */
+		ot_eng_check_read(&e, 0, e.layout.stripe_unit, true, NULL);
+		OT_EXPECT(ctx, atomic64_read(&ore_stats.degraded_reads) > deg0,
+			  "degraded_reads not counted");
+	} else {
+		nr = e.size / PAGE_SIZE;
+		pages = ot_alloc_pages(nr);
+		if (!OT_EXPECT(ctx, pages, "no memory"))
+			goto out;
+		err = ot_eng_rw(&e, false, 0, e.size, pages, nr, false, false,
+				NULL, NULL);
+		OT_EXPECT_EQ(ctx, err, -EIO);
+		ot_free_pages(pages, nr);
+	}
+	OT_EXPECT(ctx, atomic64_read(&ore_stats.missing_comps) > miss0,
+		  "missing_comps not counted");
+	OT_EXPECT(ctx, !ore_store_failed(s), "the whole store was failed");
+out:
+	ot_eng_remove(&e);
+	ot_eng_put(&e);
+}
+
+/* A store whose writes all fail with one errno; reads give zeros. */
+struct ot_err_store {
+	struct ore_store store;
+	int error;
+};
+
+static void ot_err_submit(struct ore_store_io *sio)
+{
+	struct ot_err_store *es = container_of(sio->store,
+					       struct ot_err_store, store);
+	struct iov_iter iter;
+
+	if (!sio->write) {
+		iov_iter_bvec(&iter, ITER_DEST, sio->bvec, sio->nr_bvec,
+			      sio->len);
+		iov_iter_zero(sio->len, &iter);
+	}
+	sio->error = sio->write ? es->error : 0;
+	sio->end_io(sio);
+}
+
+static int ot_err_op(struct ore_store *store, u64 oid)
+{
+	return 0;
+}
+
+static int ot_err_truncate(struct ore_store *store, u64 oid, u64 size)
+{
+	return 0;
+}
+
+static int ot_err_length(struct ore_store *store, u64 oid, u64 *len)
+{
+	*len = 0;
+	return 0;
+}
+
+static void ot_err_release(struct ore_store *store)
+{
+}
+
+static const struct ore_store_ops ot_err_ops = {
+	.submit		= ot_err_submit,
+	.create		= ot_err_op,
+	.remove		= ot_err_op,
+	.truncate	= ot_err_truncate,
+	.length		= ot_err_length,
+	.flush		= ot_err_op,
+	.release	= ot_err_release,
+};
+
+struct ot_dev_errors {
+	int error[4];
+	unsigned int calls;
+};
+
+static void ot_record_dev_error(struct ore_io_state *ios, u32 comp,
+				struct ore_store *store, u64 offset, int error)
+{
+	struct ot_dev_errors *de = ios->private;
+
+	de->calls++;
+	if (comp < ARRAY_SIZE(de->error))
+		de->error[comp] = error;
+}
+
+/*
+ * One write where component 0's store is full (-ENOSPC) and component
+ * 1's is broken (-EIO): ore_check_io() must report each with its own
+ * error, so that a user can fail the broken store while it retries the
+ * full one (@nospc alone says nothing about the others).
+ */
+static void ot_eng_nospc_eio(struct ot_ctx *ctx)
+{
+	struct ore_layout l = OT_L(ORE_RAID0, PAGE_SIZE, 4, 1, 1, 1);
+	struct ot_err_store es[2] = { { .error = -ENOSPC }, { .error = -EIO } };
+	struct ore_store *stores[4];
+	struct ore_components oc = { .oid = 0x20300, .numdevs = 4,
+				     .stores = stores };
+	struct ot_dev_errors de = { };
+	struct ore_io_state *ios;
+	struct page **pages;
+	unsigned int i;
+	int err;
+
+	if (ctx->nr_fstores < 2) {
+		ot_skip(ctx, "not enough file stores");
+		return;
+	}
+	if (!OT_EXPECT_EQ(ctx, ore_verify_layout(4, &l), 0))
+		return;
+	for (i = 0; i < 2; i++) {
+		es[i].store.ops = &ot_err_ops;
+		kref_init(&es[i].store.kref);
+		snprintf(es[i].store.name, sizeof(es[i].store.name),
+			 "test-%s", i ? "eio" : "enospc");
+		stores[i] = &es[i].store;
+		stores[i + 2] = ctx->fstores[i];
+	}
+	pages = ot_alloc_pages(4);
+	if (!OT_EXPECT(ctx, pages, "no memory"))
+		return;
+	err = ore_get_rw_state(&l, &oc, false, 0, 4 * PAGE_SIZE, &ios);
+	if (!OT_EXPECT_EQ(ctx, err, 0))
+		goto out;
+	ios->pages = pages;
+	ios->nr_pages = 4;
+	ios->private = &de;
+	err = ore_write(ios);
+	OT_EXPECT_EQ(ctx, err, -EIO);
+	OT_EXPECT(ctx, ios->nospc, "nospc not set");
+	ore_check_io(ios, ot_record_dev_error);
+	ore_put_io_state(ios);
+	OT_EXPECT_EQ(ctx, de.calls, 2);
+	OT_EXPECT_EQ(ctx, de.error[0], -ENOSPC);
+	OT_EXPECT_EQ(ctx, de.error[1], -EIO);
+	for (i = 0; i < 2; i++)
+		if (ctx->fstores[i]->ops->remove(ctx->fstores[i], oc.oid))
+			ot_fail(ctx, __LINE__, "cannot remove 0x%llx", oc.oid);
+out:
+	ot_free_pages(pages, 4);
+}
+
 static void ot_eng_no_leaks(struct ot_ctx *ctx)
 {
 	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), 0);
@@ -989,6 +1171,11 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_discard_raid0_groups", ot_eng_discard_case, 1 },
 	{ "engine_discard_raid1", ot_eng_discard_case, 2 },
 	{ "engine_discard_raid5_refused", ot_eng_discard_case, 4 },
+	{ "engine_missing_component_raid0", ot_eng_missing_comp, 0 },
+	{ "engine_missing_component_raid1", ot_eng_missing_comp, 2 },
+	{ "engine_missing_component_raid5", ot_eng_missing_comp, 4 },
+	{ "engine_missing_component_raid6", ot_eng_missing_comp, 7 },
+	{ "engine_nospc_and_eio_reported_apart", ot_eng_nospc_eio },
 	{ "engine_no_leaked_io_states", ot_eng_no_leaks },
 };
 
