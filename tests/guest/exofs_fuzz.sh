@@ -162,7 +162,8 @@ not_regular() {
 		return
 	fi
 	fsop verify $M/f 0 262144 7 || ok_rd=0
-	( fsop write $M/f 0 262144 8 && sync ) >/dev/null 2>&1 &
+	# 1 MiB: more than a pipe holds goes to the component
+	( fsop write $M/f 0 1048576 8 && sync ) >/dev/null 2>&1 &
 	pid=$!
 	wait_done $pid 60 || hung=1
 	if [ $hung -eq 1 ]; then
