@@ -153,17 +153,20 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 	struct ore_sub *sub = container_of(sio, struct ore_sub, sio);
 	struct ore_batch *batch = sub->batch;
 
-	if (sio->error == -ENOENT && !sio->write) {
+	if (sio->error == -ENOENT) {
 		/*
 		 * Components exist from ore_create() on: a missing one is
-		 * lost (deleted behind our back), not a hole. As md with a
-		 * bad block: this component fails for this I/O and is
-		 * rebuilt from the redundancy; the store stays in service.
+		 * lost (deleted behind our back), not a hole, and is not
+		 * made again by a write (no_create). As md with a bad
+		 * block: this component fails for this I/O (a read is
+		 * rebuilt from the redundancy); the store is not failed
+		 * here, ore_check_io() tells the user -ENOENT.
 		 */
 		atomic64_inc(&ore_stats.missing_comps);
-		pr_warn_ratelimited(ORE_PFX "object 0x%llx component %u is missing on store %s (read at offset %llu len %u): lost, to be rebuilt from the redundancy\n",
+		pr_warn_ratelimited(ORE_PFX "object 0x%llx component %u is missing on store %s (%s at offset %llu len %u): a lost component\n",
 				    sio->oid, sub->comp, sio->store->name,
-				    sio->offset, sio->len);
+				    sio->write ? "write" : "read", sio->offset,
+				    sio->len);
 		ore_note_failure(batch->ios, sub->comp, sio->offset,
 				 sio->error);
 		WRITE_ONCE(batch->failed, true);
@@ -214,6 +217,7 @@ static int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 		sub->sio.write = write;
 		sub->sio.fua = write && ios->fua;
 		sub->sio.discard = !page;
+		sub->sio.no_create = true;	/* components exist: see docs/stores.md */
 		sub->sio.end_io = ore_sub_end_io;
 		sub->sio.private = sub;
 		list_add_tail(&sub->node, &batch->subs);
@@ -1650,7 +1654,16 @@ static int ore_op_truncate(struct ore_store *store, u32 comp, u64 oid,
 			   void *arg)
 {
 	struct ore_trunc_arg *ta = arg;
+	u64 len;
+	int err;
 
+	/*
+	 * A lost component is not made again here (it would read as zeros
+	 * where its data was): it stays a failed component.
+	 */
+	err = store->ops->length(store, oid, &len);
+	if (err)
+		return err;
 	return store->ops->truncate(store, oid,
 			ore_layout_obj_size(ta->layout, comp, ta->size));
 }

@@ -682,9 +682,9 @@ static void ore_file_start(struct ore_store_io *sio)
 	unsigned int nofs;
 
 	nofs = memalloc_nofs_save();
-	fo = ore_file_get(fs, sio->oid, sio->write);
+	fo = ore_file_get(fs, sio->oid, sio->write && !sio->no_create);
 	if (IS_ERR(fo)) {
-		if (PTR_ERR(fo) == -ENOENT && !sio->write) {
+		if (PTR_ERR(fo) == -ENOENT) {
 			/*
 			 * A missing object is not a hole: the caller (ORE)
 			 * decides; it treats it as a lost component.

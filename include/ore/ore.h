@@ -41,6 +41,10 @@ struct ore_store;
  *	a file store punches a hole; the range then reads as zeros or as its
  *	old data. A discard never fails: where it cannot be done, or the
  *	device refuses it, the data simply stays (as md treats discard)
+ * @no_create: with @write, the object must exist already: a missing one
+ *	fails with -ENOENT instead of being created (ORE sets it on every
+ *	component write: a component created anew would read as zeros where
+ *	its lost data was)
  * @end_io: called once when the I/O is over, possibly in interrupt context
  * @error: 0 or negative errno, set before @end_io is called
  * @private: for the submitter
@@ -58,6 +62,7 @@ struct ore_store_io {
 	bool write;
 	bool fua;
 	bool discard;
+	bool no_create;
 	void (*end_io)(struct ore_store_io *sio);
 	int error;
 	void *private;

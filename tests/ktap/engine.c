@@ -1011,6 +1011,27 @@ static void ot_eng_missing_comp(struct ot_ctx *ctx)
 	OT_EXPECT(ctx, atomic64_read(&ore_stats.missing_comps) > miss0,
 		  "missing_comps not counted");
 	OT_EXPECT(ctx, !ore_store_failed(s), "the whole store was failed");
+	/*
+	 * A write (and a truncate) does not make the lost component again:
+	 * a new file would read as zeros where its data was.
+	 */
+	err = ot_eng_write(&e, 0, e.layout.stripe_length, false, false,
+			   NULL, &res);
+	if (e.layout.parity || e.layout.mirrors_p1 > 1)
+		OT_EXPECT(ctx, !err && res.degraded, "write: %d, degraded %d",
+			  err, res.degraded);
+	else
+		OT_EXPECT_EQ(ctx, err, -EIO);
+	OT_EXPECT(ctx, ore_truncate(&e.layout, &e.oc, e.size) ==
+		  (e.layout.parity || e.layout.mirrors_p1 > 1 ? 0 : -ENOENT),
+		  "truncate");
+	{
+		u64 len;
+
+		OT_EXPECT_EQ(ctx, s->ops->length(s, e.oc.oid, &len), -ENOENT);
+	}
+	if (e.layout.parity || e.layout.mirrors_p1 > 1)
+		ot_eng_check_read(&e, 0, e.size, false, NULL);
 out:
 	ot_eng_remove(&e);
 	ot_eng_put(&e);
