@@ -1139,6 +1139,13 @@ static void ot_eng_nospc_eio(struct ot_ctx *ctx)
 	pages = ot_alloc_pages(4);
 	if (!OT_EXPECT(ctx, pages, "no memory"))
 		return;
+	err = ore_get_io_state(&l, &oc, &ios);
+	if (!OT_EXPECT_EQ(ctx, err, 0))
+		goto out;
+	err = ore_create(ios);
+	ore_put_io_state(ios);
+	if (!OT_EXPECT_EQ(ctx, err, 0))
+		goto out;
 	err = ore_get_rw_state(&l, &oc, false, 0, 4 * PAGE_SIZE, &ios);
 	if (!OT_EXPECT_EQ(ctx, err, 0))
 		goto out;
