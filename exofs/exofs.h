@@ -162,6 +162,7 @@ struct exofs_sb_info {
 	struct inode *ibitmap;
 	unsigned int wb_max_pages;
 	bool degraded;
+	bool lazy_comps;	/* no EXOFS_FEATURE_RO_COMPAT_COMPONENTS */
 	bool opt_degraded;
 	unsigned long space_checked;
 	bool space_low;
@@ -236,6 +237,7 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 	oc->first_dev = exofs_first_dev(oid, sbi->layout.mirrors_p1,
 					sbi->num_stores);
 	oc->stores = sbi->ore_stores;
+	oc->lazy = sbi->lazy_comps;
 }
 
 /* super.c */

@@ -1220,7 +1220,8 @@ struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 /*
  * Create every component object of @inode's data object (empty), so that
  * a component found missing later is known to be lost, never a hole (see
- * docs/stores.md). Called when the inode gets its object: regular files
+ * docs/stores.md); nothing on a filesystem without
+ * EXOFS_FEATURE_RO_COMPAT_COMPONENTS, whose components come lazily. Called when the inode gets its object: regular files
  * and directories at creation, long symlinks when they become one.
  */
 int exofs_create_object(struct inode *inode)
@@ -1229,6 +1230,8 @@ int exofs_create_object(struct inode *inode)
 	struct ore_io_state *ios;
 	int err;
 
+	if (sbi->lazy_comps)	/* made by their first write */
+		return 0;
 	err = ore_get_io_state(&sbi->layout, &exofs_i(inode)->oc, &ios);
 	if (!err) {
 		err = ore_create(ios);

@@ -911,6 +911,8 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (sbi->degraded)
 		sb->s_flags |= SB_RDONLY;
 
+	sbi->lazy_comps = !(le32_to_cpu(fsb->s_feature_ro_compat) &
+			    EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
 	sbi->max_ino = le64_to_cpu(fsb->s_max_ino);
 	sbi->next_ino = le64_to_cpu(fsb->s_next_ino);
 	sbi->used_inodes = le64_to_cpu(fsb->s_used_inodes);

@@ -153,7 +153,14 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 	struct ore_sub *sub = container_of(sio, struct ore_sub, sio);
 	struct ore_batch *batch = sub->batch;
 
-	if (sio->error == -ENOENT) {
+	if (sio->error == -ENOENT && !sio->write && batch->ios->oc->lazy) {
+		unsigned int i;
+
+		/* components made lazily: a missing one is a hole */
+		for (i = 0; i < sio->nr_bvec; i++)
+			memzero_bvec(&sio->bvec[i]);
+		sio->error = 0;
+	} else if (sio->error == -ENOENT) {
 		/*
 		 * Components exist from ore_create() on: a missing one is
 		 * lost (deleted behind our back), not a hole, and is not
@@ -163,6 +170,7 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 		 * here, ore_check_io() tells the user -ENOENT.
 		 */
 		atomic64_inc(&ore_stats.missing_comps);
+		atomic_inc(&sio->store->nr_errors);
 		pr_warn_ratelimited(ORE_PFX "object 0x%llx component %u is missing on store %s (%s at offset %llu len %u): a lost component\n",
 				    sio->oid, sub->comp, sio->store->name,
 				    sio->write ? "write" : "read", sio->offset,
@@ -217,7 +225,8 @@ static int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 		sub->sio.write = write;
 		sub->sio.fua = write && ios->fua;
 		sub->sio.discard = !page;
-		sub->sio.no_create = true;	/* components exist: see docs/stores.md */
+		/* components exist from ore_create() on: see docs/stores.md */
+		sub->sio.no_create = !ios->oc->lazy;
 		sub->sio.end_io = ore_sub_end_io;
 		sub->sio.private = sub;
 		list_add_tail(&sub->node, &batch->subs);
@@ -1648,6 +1657,7 @@ EXPORT_SYMBOL_GPL(ore_remove);
 struct ore_trunc_arg {
 	const struct ore_layout *layout;
 	u64 size;
+	bool lazy;	/* ore_components.lazy: truncate creates */
 };
 
 static int ore_op_truncate(struct ore_store *store, u32 comp, u64 oid,
@@ -1661,9 +1671,11 @@ static int ore_op_truncate(struct ore_store *store, u32 comp, u64 oid,
 	 * A lost component is not made again here (it would read as zeros
 	 * where its data was): it stays a failed component.
 	 */
-	err = store->ops->length(store, oid, &len);
-	if (err)
-		return err;
+	if (!ta->lazy) {
+		err = store->ops->length(store, oid, &len);
+		if (err)
+			return err;
+	}
 	return store->ops->truncate(store, oid,
 			ore_layout_obj_size(ta->layout, comp, ta->size));
 }
@@ -1739,7 +1751,7 @@ out:
 int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,
 		 u64 size)
 {
-	struct ore_trunc_arg ta = { layout, size };
+	struct ore_trunc_arg ta = { layout, size, oc->lazy };
 	struct ore_io_state *ios;
 	int err;
 

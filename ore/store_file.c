@@ -687,9 +687,9 @@ static void ore_file_start(struct ore_store_io *sio)
 		if (PTR_ERR(fo) == -ENOENT) {
 			/*
 			 * A missing object is not a hole: the caller (ORE)
-			 * decides; it treats it as a lost component.
+			 * decides (a lost component, or a hole where the
+			 * object's components are made lazily).
 			 */
-			atomic_inc(&sio->store->nr_errors);
 			ore_store_io_done(sio, -ENOENT);
 		} else {
 			atomic_inc(&sio->store->nr_errors);

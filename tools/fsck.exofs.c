@@ -111,6 +111,7 @@ struct fsck {
 	struct ino_state *ino;
 	uint64_t used_inodes_sb;
 	uint32_t state;
+	int lazy_comps;		/* no EXOFS_FEATURE_RO_COMPAT_COMPONENTS */
 	uint64_t n_files, n_dirs, n_symlinks, n_special, bytes;
 };
 
@@ -249,6 +250,8 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	f->max_ino = le64toh(ref->s_max_ino);
 	f->used_inodes_sb = le64toh(ref->s_used_inodes);
 	f->state = le32toh(ref->s_state);
+	f->lazy_comps = !(le32toh(ref->s_feature_ro_compat) &
+			  EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
 	exofs_uuid_str(ref->s_uuid, u1);
 	info("filesystem %s: %u stores, raid%u su %u gw %u depth %u groups %u mirrors_p1 %u, event %llu, %s",
 	     u1, n, f->st.layout.raid_algorithm, f->st.layout.stripe_unit,
@@ -266,7 +269,8 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 /*
  * The component files of @oid: present on every store that is checked
  * (every component of an object is created with it: an absent one is lost,
- * see docs/stores.md), regular files (not followed: a symlink is an
+ * see docs/stores.md; without EXOFS_FEATURE_RO_COMPAT_COMPONENTS they are
+ * made by their first write and an absent one is a hole), regular files (not followed: a symlink is an
  * error too), and, when @size is not
  * ~0, none longer than the kernel writes for a logical size of @size:
  * docs/exofs-format.md, the component holding the last byte to the end of
@@ -288,6 +292,8 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 			continue;
 		ore_user_store_path(path, sizeof(path), dir, oid);
 		if (lstat(path, &s)) {
+			if (errno == ENOENT && f->lazy_comps)
+				continue;	/* made by the first write */
 			error("%s: object 0x%llx component %u is missing on store %s (%s: %s)",
 			      what, (unsigned long long)oid, c, dir, path,
 			      strerror(errno));

@@ -49,6 +49,9 @@ static void usage(FILE *f)
 "  --mirrors N            copies of each component, mirrors_p1 (default 1,\n"
 "                         2 with --raid 1)\n"
 "  --max-inodes N         inode numbers below N (default 16777216)\n"
+"  --lazy-components      make component objects by their first write, as\n"
+"                         images before the COMPONENTS feature (a missing\n"
+"                         component then reads as zeros: not recommended)\n"
 "  -L, --label LABEL      volume label (up to 32 bytes)\n"
 "  -U, --uuid UUID        filesystem UUID (default random)\n"
 "  -f, --force            overwrite stores that are not empty (their exofs\n"
@@ -267,7 +270,7 @@ static int sync_dir(const char *dir)
 
 int main(int argc, char **argv)
 {
-	enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO };
+	enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO, O_LAZY };
 	static const struct option opts[] = {
 		{ "raid", required_argument, NULL, O_RAID },
 		{ "stripe-unit", required_argument, NULL, O_SU },
@@ -276,6 +279,7 @@ int main(int argc, char **argv)
 		{ "group-count", required_argument, NULL, O_GC },
 		{ "mirrors", required_argument, NULL, O_MIRRORS },
 		{ "max-inodes", required_argument, NULL, O_MAXINO },
+		{ "lazy-components", no_argument, NULL, O_LAZY },
 		{ "label", required_argument, NULL, 'L' },
 		{ "uuid", required_argument, NULL, 'U' },
 		{ "force", no_argument, NULL, 'f' },
@@ -287,7 +291,7 @@ int main(int argc, char **argv)
 	uint32_t max_ino = 1u << 24, n, i, j;
 	const char *label = "", *why;
 	uint8_t fs_uuid[EXOFS_UUID_SIZE], (*store_uuid)[EXOFS_UUID_SIZE];
-	int force = 0, quiet = 0, have_uuid = 0, c, err;
+	int force = 0, quiet = 0, have_uuid = 0, lazy = 0, c, err;
 	struct exofs_stores st;
 	struct ore_layout *l = &st.layout;
 	struct stat *sts;
@@ -346,6 +350,9 @@ int main(int argc, char **argv)
 					EXOFS_FIRST_INO);
 				return 1;
 			}
+			break;
+		case O_LAZY:
+			lazy = 1;
 			break;
 		case 'L':
 			if (strlen(optarg) > EXOFS_LABEL_SIZE) {
@@ -551,6 +558,9 @@ int main(int argc, char **argv)
 		fsb->s_magic = htole64(EXOFS_SB_MAGIC);
 		fsb->s_version = htole32(EXOFS_FORMAT_VERSION);
 		fsb->s_sb_size = htole32(EXOFS_SB_SIZE);
+		if (!lazy)
+			fsb->s_feature_ro_compat =
+				htole32(EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
 		memcpy(fsb->s_uuid, fs_uuid, EXOFS_UUID_SIZE);
 		strncpy(fsb->s_label, label, EXOFS_LABEL_SIZE);
 		exofs_layout_to_disk(l, &fsb->s_layout);

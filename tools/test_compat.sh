@@ -3,8 +3,10 @@
 # is byte-for-byte what it was before the format code moved into
 # exofs/format.c (COMPAT_REV of tools/Makefile, built by `make -C tools
 # compat-tools` into ../build/compat/REV/). For each layout, mkfs.exofs of
-# COMPAT_REV and this mkfs.exofs, both made deterministic by detrand.so
-# (random bytes and time), write identical stores; this fsck.exofs passes
+# COMPAT_REV and this mkfs.exofs --lazy-components (the only format
+# change since: without it mkfs sets EXOFS_FEATURE_RO_COMPAT_COMPONENTS),
+# both made deterministic by detrand.so (random bytes and time), write
+# identical stores; this fsck.exofs passes
 # the old image and the old fsck.exofs the new one. Skipped when the
 # commit or its build is not there (a tarball without history).
 # tests/guest/format_compat.sh does the same with what the old modules
@@ -21,9 +23,9 @@ LAYOUTS=(
 	"8|--raid 4 --group-count 2 --mirrors 2 --stripe-unit 16K"
 )
 echo "KTAP version 1"
-echo "1..$((3 * ${#LAYOUTS[@]}))"
+echo "1..$((4 * ${#LAYOUTS[@]}))"
 if [ ! -x "$OLD/mkfs.exofs" ] || [ ! -x "$OLD/fsck.exofs" ] || [ -z "$SHIM" ]; then
-	for i in $(seq 1 $((3 * ${#LAYOUTS[@]}))); do
+	for i in $(seq 1 $((4 * ${#LAYOUTS[@]}))); do
 		echo "ok $i # SKIP no build of $REV in $OLD (make -C tools compat-tools)"
 	done
 	exit 0
@@ -47,7 +49,7 @@ for l in "${LAYOUTS[@]}"; do
 	so=$(stores "$T/old" "$n") sn=$(stores "$T/new" "$n")
 	uuid=-U12345678-9abc-4def-8123-456789abcdef
 	if ! out=$(LD_PRELOAD=$SHIM "$OLD/mkfs.exofs" -q $opts $uuid $so 2>&1) ||
-	   ! out=$(LD_PRELOAD=$SHIM ./mkfs.exofs -q $opts $uuid $sn 2>&1); then
+	   ! out=$(LD_PRELOAD=$SHIM ./mkfs.exofs -q --lazy-components $opts $uuid $sn 2>&1); then
 		not_ok "$opts: mkfs of $REV and of now write the same bytes" "$out"
 	elif d=$(diff -r "$T/old" "$T/new" 2>&1) &&
 	     [ "$(cd "$T/old" && find . | sort)" = "$(cd "$T/new" && find . | sort)" ]; then
@@ -64,6 +66,16 @@ for l in "${LAYOUTS[@]}"; do
 		ok "$opts: $REV's fsck.exofs passes the image of this mkfs"
 	else
 		not_ok "$opts: $REV's fsck.exofs passes the image of this mkfs" "$(tail -n 5 <<< "$out")"
+	fi
+	# without --lazy-components: the COMPONENTS bit, the same objects
+	rm -rf "$T"/new
+	sn=$(stores "$T/new" "$n")
+	if out=$(LD_PRELOAD=$SHIM ./mkfs.exofs -q $opts $uuid $sn 2>&1) &&
+	   out=$(./fsck.exofs --strict $sn 2>&1) &&
+	   [ "$(cd "$T/old" && find . | sort)" = "$(cd "$T/new" && find . | sort)" ]; then
+		ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes"
+	else
+		not_ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes" "$(tail -n 5 <<< "$out")"
 	fi
 done
 echo "# test_compat: $((N - FAILED)) passed, $FAILED failed"

@@ -84,8 +84,16 @@ static inline __u32 exofs_first_dev(__u64 oid, __u32 mirrors_p1,
 
 /* Bits of s_feature_incompat: none defined; any set bit refuses a mount. */
 #define EXOFS_FEATURE_INCOMPAT_SUPP	0U
-/* Bits of s_feature_ro_compat: none defined; unknown bits force ro. */
-#define EXOFS_FEATURE_RO_COMPAT_SUPP	0U
+/*
+ * Bits of s_feature_ro_compat; unknown bits force ro.
+ * COMPONENTS: every component object of an inode's object is created with
+ * the object (a missing one is lost, never a hole). Without it (images
+ * made before the bit existed) components are made by their first write
+ * and a missing one reads as zeros. An older kernel would make components
+ * lazily again, hence ro there.
+ */
+#define EXOFS_FEATURE_RO_COMPAT_COMPONENTS	0x1U
+#define EXOFS_FEATURE_RO_COMPAT_SUPP	EXOFS_FEATURE_RO_COMPAT_COMPONENTS
 
 /* Values of s_state */
 #define EXOFS_STATE_CLEAN	1	/* cleanly unmounted: counters exact */
@@ -143,7 +151,8 @@ struct exofs_dev_entry {
  *	with this field zero
  * @s_feature_compat: features an old kernel may ignore (none yet)
  * @s_feature_incompat: features an old kernel must not mount (none yet)
- * @s_feature_ro_compat: features an old kernel may only mount ro (none yet)
+ * @s_feature_ro_compat: features an old kernel may only mount ro
+ *	(EXOFS_FEATURE_RO_COMPAT_*)
  * @s_uuid: the filesystem's UUID, the same on every store
  * @s_label: volume label, NUL padded (not necessarily NUL terminated)
  * @s_layout: the layout of every striped object

@@ -130,12 +130,19 @@ bool ore_store_failed(const struct ore_store *store);
  * @numdevs: entries in @stores
  * @first_dev: component i is on @stores[(first_dev + i) % numdevs]
  * @stores: the object stores, in device-table order
+ * @lazy: the components are made by their first write, not by
+ *	ore_create(): a missing one is a hole (reads as zeros) and writes and
+ *	truncates create it. Without it (the default) every component exists
+ *	from ore_create() on and a missing one is lost (docs/stores.md).
+ *	exofs sets it for filesystems made without
+ *	EXOFS_FEATURE_RO_COMPAT_COMPONENTS.
  */
 struct ore_components {
 	u64 oid;
 	u32 numdevs;
 	u32 first_dev;
 	struct ore_store **stores;
+	bool lazy;
 };
 
 static inline struct ore_store *ore_comp_store(const struct ore_components *oc,
