@@ -546,13 +546,15 @@ static void exofs_wb_submit(struct exofs_wb *wb)
 	int err;
 
 	if (sbi->layout.parity) {
-		if (offset % U)
-			wb->pstripe[wb->nr_pstripe++] = div64_u64(offset, U);
-		if ((offset + len) % U &&
-		    (!wb->nr_pstripe ||
-		     div64_u64(offset + len - 1, U) != wb->pstripe[0]))
+		struct ore_stripe_cut cut;
+
+		ore_layout_cut(&sbi->layout, offset, len, &cut);
+		if (cut.head_len)
 			wb->pstripe[wb->nr_pstripe++] =
-				div64_u64(offset + len - 1, U);
+				div64_u64(cut.head_off, U);
+		if (cut.tail_len)
+			wb->pstripe[wb->nr_pstripe++] =
+				div64_u64(cut.tail_off, U);
 	}
 	exofs_wb_get_slot(oi, wb);
 
@@ -583,24 +585,24 @@ static unsigned long exofs_stripe_pages(struct exofs_sb_info *sbi)
 }
 
 /*
- * @wb is full: issue its whole stripes and carry the partial tail (when
- * there are whole stripes before it) into a new batch, so that the next
- * I/O starts on a stripe boundary.
+ * @wb is full: issue it up to its last stripe boundary and carry the
+ * partial tail stripe (when something comes before it) into a new batch,
+ * so that the next I/O starts on a stripe boundary.
  */
 static struct exofs_wb *exofs_wb_cut(struct exofs_wb *wb)
 {
 	struct exofs_sb_info *sbi = exofs_sb(wb->io.inode->i_sb);
-	unsigned long sp = exofs_stripe_pages(sbi);
-	pgoff_t first = wb->pages[0]->index;
-	pgoff_t cut = rounddown(first + wb->nr, sp);
+	struct ore_stripe_cut cut;
 	struct exofs_wb *next;
 	unsigned int keep;
 
-	if (cut <= first || cut == first + wb->nr) {
+	ore_layout_cut(&sbi->layout, page_offset(wb->pages[0]),
+		       (u64)wb->nr << PAGE_SHIFT, &cut);
+	if (!cut.tail_len || cut.tail_off == cut.head_off) {
 		exofs_wb_submit(wb);
 		return NULL;
 	}
-	keep = first + wb->nr - cut;
+	keep = cut.tail_len >> PAGE_SHIFT;
 	next = exofs_wb_alloc(wb->io.inode, wb->max);
 	if (!next) {
 		exofs_wb_submit(wb);

@@ -16,6 +16,7 @@
 #include <linux/statfs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/bitmap.h>
 #include <linux/backing-dev.h>
 #include <linux/bvec.h>
 #include <linux/writeback.h>
@@ -76,35 +77,6 @@ static int exofs_sb_io(struct ore_store *store, struct page *page, bool write)
 	store->ops->submit(&sio);
 	wait_for_completion(&done);
 	return sio.error;
-}
-
-/*
- * Can the filesystem lose the stores marked in @failed? True when for
- * every rotation and every group no more positions than the parity have
- * all their mirrors on failed stores.
- */
-static bool exofs_layout_survives(const struct ore_layout *l, u32 n,
-				  const bool *failed)
-{
-	u32 fd, g, pos, m;
-
-	for (fd = 0; fd < n; fd++) {
-		for (g = 0; g < l->group_count; g++) {
-			u32 lost = 0;
-
-			for (pos = 0; pos < l->group_width; pos++) {
-				u32 dead = 0;
-
-				for (m = 0; m < l->mirrors_p1; m++)
-					dead += failed[(fd + ore_layout_comp(l,
-							g, pos, m)) % n];
-				lost += dead == l->mirrors_p1;
-			}
-			if (lost > l->parity)
-				return false;
-		}
-	}
-	return true;
 }
 
 /*
@@ -578,11 +550,11 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 	struct ore_layout layout;
 	struct page **pages;
 	const char *why;
-	bool *failed;
+	unsigned long *failed;
 	int err = 0;
 
 	pages = kcalloc(n, sizeof(*pages), GFP_KERNEL);
-	failed = kcalloc(n, sizeof(*failed), GFP_KERNEL);
+	failed = bitmap_zalloc(n, GFP_KERNEL);
 	if (!pages || !failed) {
 		err = -ENOMEM;
 		goto out;
@@ -719,14 +691,17 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 				i, sbi->stores[i].path);
 			sbi->stores[i].state = EXOFS_STORE_STALE;
 		}
-		failed[i] = sbi->stores[i].state != EXOFS_STORE_OK;
-		nfailed += failed[i];
+		if (sbi->stores[i].state != EXOFS_STORE_OK) {
+			__set_bit(i, failed);
+			nfailed++;
+		}
 	}
 
 	/* 3. the layout (of the reference, checked) and the failed stores */
 	exofs_sb_check(sbi->sb_buf, &sbi->layout, &why);
 	if (nfailed) {
-		if (!exofs_layout_survives(&sbi->layout, n, failed)) {
+		/* objects start on every store: every rotation must survive */
+		if (!ore_layout_survives_any_dev(&sbi->layout, failed, n)) {
 			err = invalfc(fc, "%u of %u stores failed; the layout (raid %u, %u copies) cannot lose them",
 				      nfailed, n, sbi->layout.raid_algorithm,
 				      sbi->layout.mirrors_p1);
@@ -742,7 +717,7 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 			nfailed, n);
 	}
 	for (i = 0; i < n; i++) {
-		if (!failed[i])
+		if (!test_bit(i, failed))
 			continue;
 		if (!sbi->ore_stores[i]) {
 			sbi->ore_stores[i] = exofs_missing_store(i);
@@ -760,7 +735,7 @@ out:
 			if (pages[i])
 				__free_page(pages[i]);
 	kfree(pages);
-	kfree(failed);
+	bitmap_free(failed);
 	return err;
 }
 

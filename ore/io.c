@@ -498,11 +498,8 @@ static int ore_rebuild_range(struct ore_io_state *ios, u32 group, u32 pos,
 		int nfail = 0;
 
 		for (p = 0; p < gw; p++) {
-			u32 col = 0;
+			u32 col = ore_layout_pos_col(layout, row, p);
 
-			/* column of position p on this row */
-			while (ore_layout_stripe_pos(layout, row, col) != p)
-				col++;
 			if (p == pos) {
 				ptrs[col] = page_address(scratch);
 			} else {
@@ -696,23 +693,9 @@ static void ore_write_done(struct ore_batch *batch)
 	const struct ore_layout *layout = ios->layout;
 
 	if (batch->failed) {
-		u32 g, p;
-
-		for (g = 0; g < layout->group_count; g++) {
-			u32 lost = 0;
-
-			for (p = 0; p < layout->group_width; p++) {
-				u32 m, dead = 0;
-
-				for (m = 0; m < layout->mirrors_p1; m++)
-					dead += test_bit(ore_layout_comp(layout,
-							g, p, m),
-							ios->failed_mask);
-				lost += dead == layout->mirrors_p1;
-			}
-			if (lost > layout->parity)
-				ios->error = -EIO;
-		}
+		if (!ore_layout_survives(layout, ios->failed_mask,
+					 layout->num_comps, 0))
+			ios->error = -EIO;
 		if (!ios->error) {
 			ios->degraded = true;
 			atomic64_inc(&ore_stats.degraded_writes);
@@ -1153,36 +1136,47 @@ static int ore_pstripe_finish(struct ore_io_state *ios, struct ore_pstripe *ps,
 	return 0;
 }
 
+/* Plan the partial stripe [@a, @a + @len) onto @ios->pstripes. */
+static int ore_map_partial_stripe(struct ore_io_state *ios, u64 a, u64 len)
+{
+	struct ore_striping_info si;
+	struct ore_pstripe *ps;
+	int err;
+
+	ore_calc_stripe_info(ios->layout, a, &si);
+	err = ore_pstripe_plan(ios, &si, a, a + len,
+			       &ios->pages[(a - ios->offset) / PAGE_SIZE], &ps);
+	if (!err)
+		list_add_tail(&ps->node, &ios->pstripes);
+	return err;
+}
+
 /*
- * Map a parity write stripe by stripe into @wbatch: full stripes at once,
- * partial ones planned onto @ios->pstripes (their reads not started).
+ * Map a parity write into @wbatch: whole stripes at once, the partial head
+ * and tail stripes planned onto @ios->pstripes (their reads not started).
  */
 static int ore_map_parity_write(struct ore_batch *wbatch, u64 len)
 {
 	struct ore_io_state *ios = wbatch->ios;
 	const struct ore_layout *layout = ios->layout;
-	u64 loff = ios->offset, end = ios->offset + len;
+	struct ore_stripe_cut cut;
+	u64 loff;
 	int err = 0;
 
-	while (loff < end && !err) {
+	ore_layout_cut(layout, ios->offset, len, &cut);
+	if (cut.head_len)
+		err = ore_map_partial_stripe(ios, cut.head_off, cut.head_len);
+	for (loff = cut.full_off; !err && loff < cut.full_off + cut.full_len;
+	     loff += layout->stripe_length) {
+		struct page **pages = &ios->pages[(loff - ios->offset) /
+						  PAGE_SIZE];
 		struct ore_striping_info si;
-		struct ore_pstripe *ps;
-		struct page **pages;
-		u64 b;
 
 		ore_calc_stripe_info(layout, loff, &si);
-		b = min(end, si.first_stripe_start + layout->stripe_length);
-		pages = &ios->pages[(loff - ios->offset) / PAGE_SIZE];
-		if (loff == si.first_stripe_start &&
-		    b == loff + layout->stripe_length) {
-			err = ore_write_full_stripe(wbatch, &si, pages);
-		} else {
-			err = ore_pstripe_plan(ios, &si, loff, b, pages, &ps);
-			if (!err)
-				list_add_tail(&ps->node, &ios->pstripes);
-		}
-		loff = b;
+		err = ore_write_full_stripe(wbatch, &si, pages);
 	}
+	if (!err && cut.tail_len)
+		err = ore_map_partial_stripe(ios, cut.tail_off, cut.tail_len);
 	return err;
 }
 
@@ -1553,7 +1547,7 @@ static int ore_for_each_comp(struct ore_io_state *ios,
 {
 	const struct ore_layout *layout = ios->layout;
 	int first_err = 0;
-	u32 comp, g, p;
+	u32 comp;
 
 	for (comp = 0; comp < layout->num_comps; comp++) {
 		struct ore_store *store = ore_comp_store(ios->oc, comp);
@@ -1575,14 +1569,10 @@ static int ore_for_each_comp(struct ore_io_state *ios,
 	}
 	if (!first_err && ios->failed_comp < 0)
 		return 0;
-	for (g = 0; g < layout->group_count; g++) {
-		u32 lost = 0;
-
-		for (p = 0; p < layout->group_width; p++)
-			lost += ore_pos_dead(ios, g, p);
-		if (lost > layout->parity)
-			return first_err ? first_err : -EIO;
-	}
+	/* every failed store and component is in failed_mask now */
+	if (!ore_layout_survives(layout, ios->failed_mask, layout->num_comps,
+				 0))
+		return first_err ? first_err : -EIO;
 	ios->degraded = true;
 	return 0;
 }
@@ -1800,10 +1790,8 @@ static bool ore_comp_last_byte(const struct ore_layout *layout, u32 comp,
 	u64 row = (obj_len - 1) / su;
 	u64 M = row / layout->group_depth;
 	u64 N = row % layout->group_depth;
-	u32 col = 0;
+	u32 col = ore_layout_pos_col(layout, row, pos);
 
-	while (ore_layout_stripe_pos(layout, row, col) != pos)
-		col++;
 	if (col >= layout->data_width)
 		return false;
 	*loff = M * layout->super_stripe + group * layout->group_length +

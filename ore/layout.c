@@ -208,17 +208,35 @@ void ore_calc_stripe_info(const struct ore_layout *layout, u64 offset,
 }
 EXPORT_SYMBOL_GPL(ore_calc_stripe_info);
 
-/* Column (data 0..dw-1, P = dw, Q = dw + 1) at position @pos of @row. */
-static u32 ore_layout_pos_col(const struct ore_layout *layout, u64 row,
-			      u32 pos)
+/**
+ * ore_layout_pos_col - the column a group position holds on a stripe row
+ * @layout: a verified layout
+ * @row: the stripe row on the component objects
+ * @pos: the group position, 0 .. group_width - 1
+ *
+ * The inverse of ore_layout_stripe_pos().
+ *
+ * Return: data column 0 .. data_width - 1, data_width for P, data_width + 1
+ * for Q.
+ */
+u32 ore_layout_pos_col(const struct ore_layout *layout, u64 row, u32 pos)
 {
-	u32 col;
+	u32 gw = layout->group_width;
+	u32 par = layout->parity;
+	u32 first_par, d;
 
-	for (col = 0; col < layout->group_width; col++)
-		if (ore_layout_stripe_pos(layout, row, col) == pos)
-			return col;
-	return 0;	/* not reached for a verified layout */
+	if (layout->raid_algorithm == ORE_RAID0 ||
+	    layout->raid_algorithm == ORE_RAID4)
+		return pos;
+
+	/* ore_layout_stripe_pos() backwards: P, Q, then the data columns */
+	first_par = (2 * gw - par - (u32)(row % gw)) % gw;
+	d = (pos + gw - first_par) % gw;
+	if (d < par)
+		return layout->data_width + d;
+	return d - par;
 }
+EXPORT_SYMBOL_GPL(ore_layout_pos_col);
 
 u64 ore_layout_obj_size(const struct ore_layout *layout, u32 comp, u64 size)
 {
@@ -250,3 +268,148 @@ u64 ore_layout_obj_size(const struct ore_layout *layout, u32 comp, u64 size)
 		unit = 0;
 	return si.row * su + unit;
 }
+
+static bool ore_bit(const unsigned long *map, u32 bit)
+{
+	return (map[bit / ORE_BITS_PER_LONG] >> (bit % ORE_BITS_PER_LONG)) & 1;
+}
+
+/**
+ * ore_layout_group_lost - positions of a group lost with some devices
+ * @layout: a verified layout
+ * @group: the group, 0 .. group_count - 1
+ * @lost: bitmap of the lost devices (kernel bitmap convention)
+ * @numdevs: devices the components rotate over
+ * @first_dev: device of component 0; component c is on device
+ *	(@first_dev + c) % @numdevs
+ *
+ * Return: how many positions of @group have every mirror on a lost device.
+ */
+u32 ore_layout_group_lost(const struct ore_layout *layout, u32 group,
+			  const unsigned long *lost, u32 numdevs,
+			  u32 first_dev)
+{
+	u32 pos, m, nr = 0;
+
+	for (pos = 0; pos < layout->group_width; pos++) {
+		for (m = 0; m < layout->mirrors_p1; m++) {
+			u32 comp = ore_layout_comp(layout, group, pos, m);
+
+			if (!ore_bit(lost, (u32)(((u64)first_dev + comp) %
+						 numdevs)))
+				break;
+		}
+		nr += m == layout->mirrors_p1;
+	}
+	return nr;
+}
+EXPORT_SYMBOL_GPL(ore_layout_group_lost);
+
+/**
+ * ore_layout_survives - can an object still be read with devices lost?
+ * @layout: a verified layout
+ * @lost: bitmap of the lost devices (kernel bitmap convention)
+ * @numdevs: devices the components rotate over
+ * @first_dev: device of component 0 (see ore_layout_group_lost())
+ *
+ * Return: true when no group has lost more positions (all of a position's
+ * mirrors) than it has parity components.
+ */
+bool ore_layout_survives(const struct ore_layout *layout,
+			 const unsigned long *lost, u32 numdevs,
+			 u32 first_dev)
+{
+	u32 g;
+
+	for (g = 0; g < layout->group_count; g++)
+		if (ore_layout_group_lost(layout, g, lost, numdevs, first_dev) >
+		    layout->parity)
+			return false;
+	return true;
+}
+EXPORT_SYMBOL_GPL(ore_layout_survives);
+
+/**
+ * ore_layout_survives_any_dev - survives() wherever an object starts
+ * @layout: a verified layout
+ * @lost: bitmap of the lost devices (kernel bitmap convention)
+ * @numdevs: devices; objects start on any of them
+ *
+ * Return: true when ore_layout_survives() holds for every first_dev
+ * 0 .. @numdevs - 1 (the question for exofs, whose objects rotate).
+ */
+bool ore_layout_survives_any_dev(const struct ore_layout *layout,
+				 const unsigned long *lost, u32 numdevs)
+{
+	u32 fd;
+
+	for (fd = 0; fd < numdevs; fd++)
+		if (!ore_layout_survives(layout, lost, numdevs, fd))
+			return false;
+	return true;
+}
+EXPORT_SYMBOL_GPL(ore_layout_survives_any_dev);
+
+/**
+ * ore_layout_raid_name - the RAID level of a layout, as a word
+ * @raid_algorithm: &enum ore_raid_algorithm
+ * @mirrors_p1: copies of each component
+ *
+ * Return: a static string: "raid0", "raid1" (raid0 with mirrors), "raid4",
+ * "raid5", "raid6", for mirrored parity layouts "raid4+1", "raid5+1",
+ * "raid6+1"; "unknown" for an algorithm ORE does not know.
+ */
+const char *ore_layout_raid_name(u32 raid_algorithm, u32 mirrors_p1)
+{
+	bool m = mirrors_p1 > 1;
+
+	switch (raid_algorithm) {
+	case ORE_RAID0:
+		return m ? "raid1" : "raid0";
+	case ORE_RAID4:
+		return m ? "raid4+1" : "raid4";
+	case ORE_RAID5:
+		return m ? "raid5+1" : "raid5";
+	case ORE_RAID6:
+		return m ? "raid6+1" : "raid6";
+	}
+	return "unknown";
+}
+EXPORT_SYMBOL_GPL(ore_layout_raid_name);
+
+/**
+ * ore_layout_cut - cut a logical range at stripe boundaries
+ * @layout: a verified layout
+ * @offset: logical offset
+ * @length: bytes, not 0
+ * @cut: receives the partial head stripe, the whole stripes and the
+ *	partial tail stripe (see &struct ore_stripe_cut)
+ *
+ * How parity writes are planned (ORE, exofs writeback, oreblk): whole
+ * stripes need no reads, the partial head and tail do.
+ */
+void ore_layout_cut(const struct ore_layout *layout, u64 offset, u64 length,
+		    struct ore_stripe_cut *cut)
+{
+	u64 U = layout->stripe_length;
+	u64 end = offset + length;
+	u64 head_end = offset, tail_off;
+
+	if (offset % U)		/* up to the next boundary, or the end */
+		head_end = end - offset < U - offset % U ?
+			   end : offset - offset % U + U;
+	tail_off = end - end % U;
+	if (tail_off < head_end)
+		tail_off = head_end;
+	if (tail_off == offset) {	/* inside one stripe: all head */
+		head_end = end;
+		tail_off = end;
+	}
+	cut->head_off = offset;
+	cut->head_len = head_end - offset;
+	cut->full_off = head_end;
+	cut->full_len = tail_off - head_end;
+	cut->tail_off = tail_off;
+	cut->tail_len = end - tail_off;
+}
+EXPORT_SYMBOL_GPL(ore_layout_cut);

@@ -47,31 +47,6 @@ static __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...)
 	pr_err(OREBLK_PFX "%s\n", msg);
 }
 
-/**
- * oreblk_raid_name - the RAID level of a layout, as a word
- * @raid_algorithm: enum ore_raid_algorithm
- * @mirrors_p1: copies of each component
- *
- * Return: "raid0", "raid1", "raid10", "raid4", "raid5", "raid6" (mirrored
- * parity layouts: "raid5+1" ...).
- */
-const char *oreblk_raid_name(u32 raid_algorithm, u32 mirrors_p1)
-{
-	bool m = mirrors_p1 > 1;
-
-	switch (raid_algorithm) {
-	case ORE_RAID0:
-		return m ? "raid1" : "raid0";
-	case ORE_RAID4:
-		return m ? "raid4+1" : "raid4";
-	case ORE_RAID5:
-		return m ? "raid5+1" : "raid5";
-	case ORE_RAID6:
-		return m ? "raid6+1" : "raid6";
-	}
-	return "unknown";
-}
-
 /* ------------------------------------------------------------------ */
 /* the stand-in store of missing members: always failed, takes no I/O */
 
@@ -266,23 +241,7 @@ static void oreblk_write_sbs(struct oreblk_array *arr)
  */
 bool oreblk_array_viable(struct oreblk_array *arr, const unsigned long *lost)
 {
-	const struct ore_layout *l = &arr->layout;
-	u32 g, p, m;
-
-	for (g = 0; g < l->group_count; g++) {
-		u32 dead = 0;
-
-		for (p = 0; p < l->group_width; p++) {
-			u32 gone = 0;
-
-			for (m = 0; m < l->mirrors_p1; m++)
-				gone += test_bit(ore_layout_comp(l, g, p, m), lost);
-			dead += gone == l->mirrors_p1;
-		}
-		if (dead > l->parity)
-			return false;
-	}
-	return true;
+	return ore_layout_survives(&arr->layout, lost, arr->nr_members, 0);
 }
 
 static void oreblk_lost_map(struct oreblk_array *arr, unsigned long *lost)
@@ -330,8 +289,8 @@ static void oreblk_fail_work(struct work_struct *work)
 			pr_err(OREBLK_PFX "oreblk%d: %u of %u members out of service: beyond the redundancy of %s, I/O fails\n",
 			       arr->index, atomic_read(&arr->nr_failed),
 			       arr->nr_members,
-			       oreblk_raid_name(arr->layout.raid_algorithm,
-						arr->layout.mirrors_p1));
+			       ore_layout_raid_name(arr->layout.raid_algorithm,
+						    arr->layout.mirrors_p1));
 		mutex_unlock(&arr->sb_mutex);
 
 		spin_lock_irq(&arr->hold_lock);
@@ -747,8 +706,8 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 		oreblk_msg(msg, "too many members missing: %u of %u usable (%*pbl missing), %s keeps its data with %u lost per group at most",
 			   arr->nr_members - bitmap_weight(lost, arr->nr_members),
 			   arr->nr_members, arr->nr_members, lost,
-			   oreblk_raid_name(arr->layout.raid_algorithm,
-					    arr->layout.mirrors_p1),
+			   ore_layout_raid_name(arr->layout.raid_algorithm,
+						arr->layout.mirrors_p1),
 			   arr->layout.parity);
 		err = -ENXIO;
 		goto out;
@@ -803,8 +762,9 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 		snprintf(msg, OREBLK_MSG_LEN, "started degraded: %u of %u members",
 			 active, arr->nr_members);
 	pr_info(OREBLK_PFX "oreblk%d: %s, %u members (%u in service), chunk %u KiB, %llu bytes, events %llu\n",
-		arr->index, oreblk_raid_name(arr->layout.raid_algorithm,
-					     arr->layout.mirrors_p1),
+		arr->index,
+		ore_layout_raid_name(arr->layout.raid_algorithm,
+				     arr->layout.mirrors_p1),
 		arr->nr_members, active, arr->layout.stripe_unit >> 10,
 		arr->array_size, arr->events);
 	*parr = arr;

@@ -249,34 +249,24 @@ static void oreblk_add_piece(struct oreblk_cmd *cmd, u64 offset, u64 length,
 static void oreblk_plan(struct oreblk_cmd *cmd)
 {
 	struct oreblk_array *arr = cmd->arr;
-	u64 U = arr->layout.stripe_length, off = cmd->offset, len = cmd->length;
-	u64 end = off + len;
-	bool write = cmd->write;
-	u64 a, b;
+	u64 off = cmd->offset, len = cmd->length;
+	struct ore_stripe_cut cut;
 	bool lock;
 
 	cmd->nr_pieces = 0;
-	if (!write || !arr->layout.parity) {
+	if (!cmd->write || !arr->layout.parity) {
 		lock = arr->redundant &&
-		       (write || atomic_read(&arr->nr_failed));
+		       (cmd->write || atomic_read(&arr->nr_failed));
 		oreblk_add_piece(cmd, off, len, lock, false);
 		return;
 	}
-	a = roundup(off, U);		/* first full stripe */
-	b = rounddown(end, U);		/* end of the last full stripe */
-	if (a >= b) {			/* no full stripe */
-		if (div64_u64(off, U) == div64_u64(end - 1, U)) {
-			oreblk_add_piece(cmd, off, len, true, true);
-			return;
-		}
-		a = b = roundup(off, U);	/* split at the stripe border */
-	}
-	if (off < a)
-		oreblk_add_piece(cmd, off, a - off, true, true);
-	if (a < b)
-		oreblk_add_piece(cmd, a, b - a, true, false);
-	if (b < end)
-		oreblk_add_piece(cmd, b, end - b, true, true);
+	ore_layout_cut(&arr->layout, off, len, &cut);
+	if (cut.head_len)
+		oreblk_add_piece(cmd, cut.head_off, cut.head_len, true, true);
+	if (cut.full_len)
+		oreblk_add_piece(cmd, cut.full_off, cut.full_len, true, false);
+	if (cut.tail_len)
+		oreblk_add_piece(cmd, cut.tail_off, cut.tail_len, true, true);
 }
 
 /*

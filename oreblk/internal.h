@@ -348,7 +348,6 @@ int oreblk_fail_member(struct oreblk_array *arr, u32 member, char *msg);
 bool oreblk_array_viable(struct oreblk_array *arr, const unsigned long *lost);
 void oreblk_fill_detail(struct oreblk_array *arr,
 			struct oreblk_ctl_detail *cd);
-const char *oreblk_raid_name(u32 raid_algorithm, u32 mirrors_p1);
 
 /* ---------------------------------------------------------------------
  * sysfs.c: /sys/block/oreblkN/ore/

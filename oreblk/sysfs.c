@@ -34,7 +34,7 @@ static ssize_t layout_show(struct device *dev, struct device_attribute *attr,
 	const struct ore_layout *l = &oreblk_dev_array(dev)->layout;
 
 	return sysfs_emit(buf, "%s stripe_unit=%u group_width=%u group_depth=%u group_count=%u mirrors_p1=%u\n",
-			  oreblk_raid_name(l->raid_algorithm, l->mirrors_p1),
+			  ore_layout_raid_name(l->raid_algorithm, l->mirrors_p1),
 			  l->stripe_unit, l->group_width, l->group_depth,
 			  l->group_count, l->mirrors_p1);
 }

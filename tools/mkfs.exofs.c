@@ -201,20 +201,6 @@ static int clear_store(const char *dir)
 	return err;
 }
 
-static const char *raid_name(const struct ore_layout *l)
-{
-	switch (l->raid_algorithm) {
-	case ORE_RAID0:
-		return l->mirrors_p1 > 1 ? "raid1 (raid0 + mirrors)" : "raid0";
-	case ORE_RAID4:
-		return "raid4";
-	case ORE_RAID5:
-		return "raid5";
-	default:
-		return "raid6";
-	}
-}
-
 /* Write @len bytes at @off of striped object @oid, creating it. */
 static int write_striped(const struct exofs_stores *st, uint64_t oid,
 			 uint64_t off, const void *buf, size_t len)
@@ -614,7 +600,8 @@ int main(int argc, char **argv)
 		printf("exofs: uuid %s, label \"%.*s\", %u stores, max inodes %u\n",
 		       ustr, EXOFS_LABEL_SIZE, label, n, max_ino);
 		printf("layout: %s stripe_unit %u group_width %u (%u data + %u parity) group_depth %u group_count %u mirrors_p1 %u\n",
-		       raid_name(l), l->stripe_unit, l->group_width,
+		       ore_layout_raid_name(l->raid_algorithm, l->mirrors_p1),
+		       l->stripe_unit, l->group_width,
 		       l->data_width, l->parity, l->group_depth,
 		       l->group_count, l->mirrors_p1);
 		printf("layout: %u components per object over %u stores, %llu data bytes per stripe\n",

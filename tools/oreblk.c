@@ -125,19 +125,6 @@ static void fmt_uuid(const uint8_t *u, char *buf)
 		u[10], u[11], u[12], u[13], u[14], u[15]);
 }
 
-static const char *raid_name(uint32_t algo, uint32_t mirrors_p1)
-{
-	int m = mirrors_p1 > 1;
-
-	switch (algo) {
-	case ORE_RAID0: return m ? "raid1" : "raid0";
-	case ORE_RAID4: return m ? "raid4+1" : "raid4";
-	case ORE_RAID5: return m ? "raid5+1" : "raid5";
-	case ORE_RAID6: return m ? "raid6+1" : "raid6";
-	}
-	return "unknown";
-}
-
 static int ctl_open(void)
 {
 	int fd = open(CONTROL, O_RDWR | O_CLOEXEC);
@@ -190,27 +177,6 @@ static enum sb_state read_sb(const char *path, struct oreblk_sb *sb,
 		return err == -ENODATA ? SB_NONE : SB_BAD;
 	}
 	return SB_OK;
-}
-
-/* No group lost more positions than its parity (as the kernel checks). */
-static int viable(const struct ore_layout *l, uint64_t lost)
-{
-	uint32_t g, p, m;
-
-	for (g = 0; g < l->group_count; g++) {
-		uint32_t dead = 0;
-
-		for (p = 0; p < l->group_width; p++) {
-			uint32_t gone = 0;
-
-			for (m = 0; m < l->mirrors_p1; m++)
-				gone += (lost >> ore_layout_comp(l, g, p, m)) & 1;
-			dead += gone == l->mirrors_p1;
-		}
-		if (dead > l->parity)
-			return 0;
-	}
-	return 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -269,7 +235,8 @@ static int check_members(char **paths, int n)
 	struct oreblk_sb *sbs;
 	struct ore_layout l, li;
 	dev_t *rdev;
-	uint64_t max_events = 0, lost, faulty = 0;
+	unsigned long lost[ORE_BITMAP_LONGS(OREBLK_MAX_MEMBERS)] = { 0 };
+	uint64_t max_events = 0, faulty = 0;
 	int i, j, fresh = -1, rc = 1, present[OREBLK_MAX_MEMBERS] = { 0 };
 	uint32_t nr;
 	char why[128], u1[40], u2[40];
@@ -367,17 +334,17 @@ static int check_members(char **paths, int n)
 		}
 		present[idx] = 1;
 	}
-	lost = 0;
 	for (i = 0; i < (int)nr; i++)
 		if (!present[i])
-			lost |= 1ull << i;
-	if (!viable(&l, lost)) {
+			lost[i / ORE_BITS_PER_LONG] |= 1ul << (i % ORE_BITS_PER_LONG);
+	/* as the kernel checks: no group lost more than its parity */
+	if (!ore_layout_survives(&l, lost, nr, 0)) {
 		int have = 0;
 
 		for (i = 0; i < (int)nr; i++)
 			have += present[i];
 		err_msg("not enough members to start the array: %d of %u usable; %s keeps its data with at most %u lost per group",
-			have, nr, raid_name(l.raid_algorithm, l.mirrors_p1),
+			have, nr, ore_layout_raid_name(l.raid_algorithm, l.mirrors_p1),
 			l.parity);
 		goto out;
 	}
@@ -670,7 +637,7 @@ static int cmd_create(int argc, char **argv)
 	}
 	fmt_uuid(array_uuid, u);
 	printf("%s: %s, %d members, chunk %" PRIu64 "K, %" PRIu64 " bytes per member, array %" PRIu64 " bytes, uuid %s\n",
-	       prog, raid_name(l.raid_algorithm, l.mirrors_p1), n, chunk >> 10,
+	       prog, ore_layout_raid_name(l.raid_algorithm, l.mirrors_p1), n, chunk >> 10,
 	       data_size, array_size, u);
 	rc = do_assemble(index, paths, n);
 out:
@@ -755,7 +722,7 @@ static int cmd_detail(int argc, char **argv)
 	printf("/dev/oreblk%d:\n", index);
 	printf("           uuid : %s\n", u);
 	printf("           name : %.*s\n", OREBLK_NAME_LEN, cd->name);
-	printf("     raid level : %s\n", raid_name(cd->raid_algorithm, cd->mirrors_p1));
+	printf("     raid level : %s\n", ore_layout_raid_name(cd->raid_algorithm, cd->mirrors_p1));
 	printf("     chunk size : %uK\n", cd->stripe_unit >> 10);
 	printf("         layout : group_width %u, group_depth %u, group_count %u, mirrors_p1 %u\n",
 	       cd->group_width, cd->group_depth, cd->group_count, cd->mirrors_p1);
@@ -859,7 +826,7 @@ static int cmd_examine(int argc, char **argv)
 		fmt_uuid(sb.member_uuid, u);
 		printf("    member uuid : %s\n", u);
 		printf("           name : %.*s\n", OREBLK_NAME_LEN, sb.name);
-		printf("     raid level : %s\n", raid_name(l.raid_algorithm, l.mirrors_p1));
+		printf("     raid level : %s\n", ore_layout_raid_name(l.raid_algorithm, l.mirrors_p1));
 		printf("     chunk size : %uK\n", l.stripe_unit >> 10);
 		printf("         layout : group_width %u, group_depth %u, group_count %u, mirrors_p1 %u\n",
 		       l.group_width, l.group_depth, l.group_count, l.mirrors_p1);

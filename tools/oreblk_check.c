@@ -206,8 +206,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	printf("%s: %s, %u members (%d missing), %" PRIu64 " bytes: %" PRIu64 " rows, %" PRIu64 " bad parity, %" PRIu64 " bad mirrors, %" PRIu64 " unreadable units\n",
-	       prog, l.parity == 2 ? "raid6" : l.parity ? "raid4/5" :
-	       l.mirrors_p1 > 1 ? "raid1" : "raid0", nr, nmissing, size,
+	       prog, ore_layout_raid_name(l.raid_algorithm, l.mirrors_p1),
+	       nr, nmissing, size,
 	       rep.rows, rep.bad_parity, rep.bad_mirror, rep.unreadable);
 	if (rep.bad_parity || rep.bad_mirror) {
 		printf("%s: first mismatch: %s on component %d at offset %" PRIu64 "\n",

@@ -292,14 +292,10 @@ static int comp_matches(int fd, const uint8_t *want, uint64_t len)
 	return ok;
 }
 
+/* The algorithm alone (mirrors are named apart in the test names). */
 static const char *alg_name(uint32_t alg)
 {
-	switch (alg) {
-	case ORE_RAID0: return "raid0";
-	case ORE_RAID4: return "raid4";
-	case ORE_RAID5: return "raid5";
-	default: return "raid6";
-	}
+	return ore_layout_raid_name(alg, 1);
 }
 
 /*

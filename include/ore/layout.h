@@ -149,4 +149,61 @@ static inline u32 ore_layout_comp(const struct ore_layout *layout, u32 group,
  */
 u64 ore_layout_obj_size(const struct ore_layout *layout, u32 comp, u64 size);
 
+/* The column that position @pos holds on @row (stripe_pos inverted). */
+u32 ore_layout_pos_col(const struct ore_layout *layout, u64 row, u32 pos);
+
+/* ---------------------------------------------------------------------
+ * Redundancy: which losses a layout survives.
+ *
+ * Lost devices are a bitmap in the kernel's convention (bit b is bit
+ * b % ORE_BITS_PER_LONG of word b / ORE_BITS_PER_LONG), so a kernel
+ * DECLARE_BITMAP() and a userspace array of ORE_BITMAP_LONGS(n) unsigned
+ * longs both work. Component c of an object lives on device
+ * (first_dev + c) % numdevs (as &struct ore_components places it).
+ */
+#define ORE_BITS_PER_LONG	(8 * sizeof(unsigned long))
+#define ORE_BITMAP_LONGS(n)	(((n) + ORE_BITS_PER_LONG - 1) / ORE_BITS_PER_LONG)
+
+u32 ore_layout_group_lost(const struct ore_layout *layout, u32 group,
+			  const unsigned long *lost, u32 numdevs,
+			  u32 first_dev);
+
+bool ore_layout_survives(const struct ore_layout *layout,
+			 const unsigned long *lost, u32 numdevs,
+			 u32 first_dev);
+
+bool ore_layout_survives_any_dev(const struct ore_layout *layout,
+				 const unsigned long *lost, u32 numdevs);
+
+const char *ore_layout_raid_name(u32 raid_algorithm, u32 mirrors_p1);
+
+/* ---------------------------------------------------------------------
+ * Cutting a logical range at stripe boundaries (parity writes).
+ */
+
+/**
+ * struct ore_stripe_cut - a logical range cut at stripe boundaries
+ * @head_off: start of the partial first stripe
+ * @head_len: its bytes; 0 when the range starts with a whole stripe
+ * @full_off: start of the whole stripes (a stripe boundary)
+ * @full_len: their bytes (a multiple of the stripe length), maybe 0
+ * @tail_off: start of the partial last stripe (a stripe boundary)
+ * @tail_len: its bytes; 0 when the range ends with a whole stripe or lies
+ *	in one stripe (then it is all head)
+ *
+ * The three pieces follow each other and together are the range. A stripe
+ * is stripe_length data bytes starting at a multiple of stripe_length.
+ */
+struct ore_stripe_cut {
+	u64 head_off;
+	u64 head_len;
+	u64 full_off;
+	u64 full_len;
+	u64 tail_off;
+	u64 tail_len;
+};
+
+void ore_layout_cut(const struct ore_layout *layout, u64 offset, u64 length,
+		    struct ore_stripe_cut *cut);
+
 #endif /* _ORE_LAYOUT_H */

@@ -1666,6 +1666,283 @@ static void case_obj_size(void)
 }
 
 /* ---------------------------------------------------------------------
+ * Case: ore_layout_pos_col() inverts ore_layout_stripe_pos()
+ */
+
+static void case_pos_col_inverse(void)
+{
+	u32 shape, gw, c, pos, *tab;
+	struct ore_layout l;
+	u64 r, i, nrows;
+
+	for (shape = 0; shape < NR_SHAPES; shape++) {
+		gw = SHAPE_GW(shape);
+		nrows = (u64)POS_ROWS_PER_GW * gw;
+		if (pos_layout(&l, SHAPE_ALG(shape), gw))
+			continue;
+		n_layouts_checked++;
+		tab = xcalloc(nrows * gw, sizeof(*tab));
+		model_rotation(SHAPE_ALG(shape), gw, nrows, tab);
+		for (i = 0; i < nrows + 200; i++) {
+			/* the model's rows, then far rows (period gw) */
+			r = i < nrows ? i : i < nrows + 2 ? UINT64_MAX - (i - nrows) :
+			    rnd64();
+			for (c = 0; c < gw; c++) {
+				pos = tab[(r % gw) * gw + c];
+				if (ore_layout_pos_col(&l, r, pos) != c)
+					failf("%s row %" PRIu64 " position %u: column %u, model says %u",
+					      lstr(&l), r, pos,
+					      ore_layout_pos_col(&l, r, pos), c);
+			}
+			n_offsets_checked++;
+		}
+		free(tab);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Case: which losses a layout survives, against the model's placement
+ */
+
+#define SURV_MAX_GW	8
+#define SURV_EXHAUSTIVE	9	/* devices up to which every subset is tried */
+#define SURV_RANDOM	200	/* random subsets of larger device sets */
+
+static bool bit_of(const unsigned long *map, u32 b)
+{
+	return (map[b / ORE_BITS_PER_LONG] >> (b % ORE_BITS_PER_LONG)) & 1;
+}
+
+/*
+ * Brute force: every stripe the model placed (group g, row r) gathers what
+ * its cells hold (a data unit, or the stripe's P or Q) over every
+ * component of the group; a piece is there when one cell holding it is on
+ * a device not in @lost. The object survives when no stripe misses more
+ * pieces than it has parity. Component c is on device (@fd + c) % @n.
+ */
+static bool model_survives(const struct model *m, const unsigned long *lost,
+			   u32 n, u32 fd)
+{
+	s64 key[ORE_MAX_GROUP_WIDTH * ORE_MAX_MIRRORS_P1];
+	bool have[ORE_MAX_GROUP_WIDTH * ORE_MAX_MIRRORS_P1];
+	u32 g, pos, i, k, nkeys, missing;
+	u64 r;
+
+	for (r = 0; r < m->nrows; r++)
+		for (g = 0; g < m->G; g++) {
+			nkeys = 0;
+			for (pos = 0; pos < m->gw; pos++)
+				for (i = 0; i < m->mp1; i++) {
+					u32 c = mcomp(m, g, pos, i);
+					s64 v = m->cell[(u64)c * m->nrows + r];
+					bool up = !bit_of(lost, (fd + c) % n);
+
+					for (k = 0; k < nkeys && key[k] != v; k++)
+						;
+					if (k == nkeys) {
+						key[nkeys] = v;
+						have[nkeys++] = false;
+					}
+					have[k] |= up;
+				}
+			if (nkeys != m->gw)
+				failf("%s: model row %" PRIu64 " group %u holds %u pieces, not %u",
+				      lstr(&m->l), r, g, nkeys, m->gw);
+			for (missing = 0, k = 0; k < nkeys; k++)
+				missing += !have[k];
+			if (missing > m->par)
+				return false;
+		}
+	return true;
+}
+
+static void surv_check(const struct model *m, const unsigned long *lost,
+		       u32 n)
+{
+	const struct ore_layout *l = &m->l;
+	bool all = true, got, want;
+	u32 fd, g, k, lostp, cnt;
+
+	for (fd = 0; fd < n; fd++) {
+		want = model_survives(m, lost, n, fd);
+		got = ore_layout_survives(l, lost, n, fd);
+		all &= want;
+		n_sizes_checked++;
+		if (got != want)
+			failf("%s over %u devices, first %u, lost 0x%lx: survives %d, model says %d",
+			      lstr(l), n, fd, lost[0], got, want);
+		/* the per-group count: positions with every mirror lost */
+		for (g = 0; g < l->group_count; g++) {
+			for (lostp = 0, k = 0; k < l->group_width; k++) {
+				u32 i;
+
+				for (cnt = 0, i = 0; i < l->mirrors_p1; i++)
+					cnt += bit_of(lost, (fd +
+						ore_layout_comp(l, g, k, i)) % n);
+				lostp += cnt == l->mirrors_p1;
+			}
+			if (ore_layout_group_lost(l, g, lost, n, fd) != lostp)
+				failf("%s over %u devices, first %u, lost 0x%lx: group %u lost %u positions, want %u",
+				      lstr(l), n, fd, lost[0], g,
+				      ore_layout_group_lost(l, g, lost, n, fd),
+				      lostp);
+		}
+	}
+	if (ore_layout_survives_any_dev(l, lost, n) != all)
+		failf("%s over %u devices, lost 0x%lx: survives_any_dev %d, model says %d",
+		      lstr(l), n, lost[0], !all, all);
+}
+
+static void case_survives_matches_model(void)
+{
+	unsigned long lost[ORE_BITMAP_LONGS(ORE_MAX_COMPONENTS + 2)];
+	u32 a, gw, mp1, cnt, extra, n, i;
+	struct ore_layout l;
+	const char *why;
+	struct model m;
+	u64 set, k;
+
+	for (a = 0; a < ARRAY_SIZE(grid_algs); a++)
+		for (gw = 1; gw <= SURV_MAX_GW; gw++)
+			for (mp1 = 1; mp1 <= GRID_MAX_MIRRORS; mp1++)
+				for (cnt = 1; cnt <= 2; cnt++) {
+					layout_init(&l, 4096, gw, grid_algs[a],
+						    1, cnt, mp1);
+					if (gw <= model_parity(grid_algs[a]) ||
+					    ore_layout_check(&l, gw * cnt * mp1,
+							     &why))
+						continue;
+					if (grid_model(&m, &l))
+						continue;
+					n_layouts_checked++;
+					for (extra = 0; extra <= 1; extra++) {
+						n = l.num_comps + extra;
+						if (n <= SURV_EXHAUSTIVE) {
+							for (set = 0; set < (1ull << n); set++) {
+								memset(lost, 0, sizeof(lost));
+								lost[0] = (unsigned long)set;
+								surv_check(&m, lost, n);
+							}
+							continue;
+						}
+						for (k = 0; k < SURV_RANDOM; k++) {
+							/* a few losses: the interesting sets */
+							u32 nl = (u32)rnd_below(2 * l.parity + 2 * mp1);
+
+							memset(lost, 0, sizeof(lost));
+							for (i = 0; i < nl; i++) {
+								u32 b = (u32)rnd_below(n);
+
+								lost[b / ORE_BITS_PER_LONG] |=
+									1ul << (b % ORE_BITS_PER_LONG);
+							}
+							surv_check(&m, lost, n);
+						}
+					}
+					model_free(&m);
+				}
+}
+
+/* ---------------------------------------------------------------------
+ * Case: ore_layout_raid_name()
+ */
+
+static void case_raid_name(void)
+{
+	static const struct {
+		u32 alg, mp1;
+		const char *name;
+	} tab[] = {
+		{ ORE_RAID0, 1, "raid0" }, { ORE_RAID0, 2, "raid1" },
+		{ ORE_RAID0, 8, "raid1" }, { ORE_RAID4, 1, "raid4" },
+		{ ORE_RAID4, 2, "raid4+1" }, { ORE_RAID5, 1, "raid5" },
+		{ ORE_RAID5, 3, "raid5+1" }, { ORE_RAID6, 1, "raid6" },
+		{ ORE_RAID6, 2, "raid6+1" }, { 1, 1, "unknown" },
+		{ 7, 2, "unknown" }, { 0xffffffffu, 1, "unknown" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tab); i++)
+		if (strcmp(ore_layout_raid_name(tab[i].alg, tab[i].mp1),
+			   tab[i].name))
+			failf("raid_name(%u, %u) = \"%s\", want \"%s\"",
+			      tab[i].alg, tab[i].mp1,
+			      ore_layout_raid_name(tab[i].alg, tab[i].mp1),
+			      tab[i].name);
+}
+
+/* ---------------------------------------------------------------------
+ * Case: ore_layout_cut() against a page-by-page walk
+ */
+
+/*
+ * Brute force: walk the range page by page; a stripe is whole when every
+ * page of it is in the range. Head: the pages of the first stripe when it
+ * is not whole; tail: the pages of the last stripe when it is not whole
+ * and not the first; full: the rest.
+ */
+static void cut_model(u64 U, u64 off, u64 len, struct ore_stripe_cut *e)
+{
+	u64 first = off / U, last = (off + len - 1) / U, p;
+	bool first_whole = off % U == 0 && (first + 1) * U <= off + len;
+	bool last_whole = (off + len) % U == 0 && last * U >= off;
+
+	memset(e, 0, sizeof(*e));
+	e->head_off = off;
+	for (p = off; p < off + len; p += 4096) {
+		u64 st = p / U;
+
+		if (st == first && !first_whole)
+			e->head_len += 4096;
+		else if (st == last && !last_whole)
+			e->tail_len += 4096;
+		else
+			e->full_len += 4096;
+	}
+	e->full_off = off + e->head_len;
+	e->tail_off = e->full_off + e->full_len;
+}
+
+static void case_cut_matches_model(void)
+{
+	static const u32 dws[] = { 1, 2, 3, 5 };
+	struct ore_stripe_cut got, want;
+	u64 U, off, len, base;
+	size_t a, u, b;
+	struct ore_layout l;
+	const char *why;
+
+	for (a = 0; a < ARRAY_SIZE(dws); a++)
+		for (u = 0; u < ARRAY_SIZE(grid_units); u++) {
+			layout_init(&l, grid_units[u], dws[a], ORE_RAID0, 2, 2,
+				    1);
+			if (ore_layout_check(&l, dws[a] * 2, &why))
+				continue;
+			n_layouts_checked++;
+			U = l.stripe_length;
+			/* near 0 and far out (the arithmetic is the same) */
+			for (b = 0; b < 2; b++) {
+				base = b ? (UINT64_MAX / 4 / U) * U : 0;
+				for (off = base; off < base + 3 * U; off += 4096)
+					for (len = 4096; len <= 4 * U; len += 4096) {
+						ore_layout_cut(&l, off, len, &got);
+						cut_model(U, off, len, &want);
+						n_offsets_checked++;
+						if (memcmp(&got, &want, sizeof(got)))
+							failf("%s cut(%" PRIu64 ", %" PRIu64 "): head %" PRIu64 "+%" PRIu64 " full %" PRIu64 "+%" PRIu64 " tail %" PRIu64 "+%" PRIu64 ", model head %" PRIu64 "+%" PRIu64 " full %" PRIu64 "+%" PRIu64 " tail %" PRIu64 "+%" PRIu64,
+							      lstr(&l), off, len,
+							      got.head_off, got.head_len,
+							      got.full_off, got.full_len,
+							      got.tail_off, got.tail_len,
+							      want.head_off, want.head_len,
+							      want.full_off, want.full_len,
+							      want.tail_off, want.tail_len);
+					}
+			}
+		}
+}
+
+/* ---------------------------------------------------------------------
  * The KTAP runner
  */
 
@@ -1693,6 +1970,10 @@ static const struct test_case cases[] = {
 	{ "data_units_bijection_parity_holds_no_data", case_unit_bijection },
 	{ "byte_level_bijection_small_layouts", case_byte_bijection },
 	{ "obj_size_matches_model", case_obj_size },
+	{ "pos_col_inverts_stripe_pos", case_pos_col_inverse },
+	{ "survives_matches_model_every_loss_set", case_survives_matches_model },
+	{ "raid_name_one_naming", case_raid_name },
+	{ "stripe_cut_matches_page_walk", case_cut_matches_model },
 };
 
 int main(void)
