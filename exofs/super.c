@@ -220,7 +220,7 @@ bool exofs_store_failed(struct exofs_sb_info *sbi, u32 i)
 	if (was_ok) {
 		sbi->fail_seq++;
 		WRITE_ONCE(sbi->stores[i].state, EXOFS_STORE_FAILED);
-		ore_store_set_failed(sbi->ore_stores[i], true);
+		ore_store_set_state(sbi->ore_stores[i], ORE_STORE_FAILED);
 	}
 	spin_unlock_irqrestore(&sbi->fail_lock, flags);
 	if (was_ok)
@@ -361,7 +361,7 @@ static struct ore_store *exofs_missing_store(u32 index)
 		return NULL;
 	store->ops = &exofs_missing_ops;
 	kref_init(&store->kref);
-	set_bit(ORE_STORE_FAILED, &store->flags);
+	store->state = ORE_STORE_FAILED;
 	snprintf(store->name, sizeof(store->name), "missing-%u", index);
 	atomic_set(&store->nr_errors, 0);
 	return store;
@@ -726,7 +726,7 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 				goto out;
 			}
 		} else {
-			ore_store_set_failed(sbi->ore_stores[i], true);
+			ore_store_set_state(sbi->ore_stores[i], ORE_STORE_FAILED);
 		}
 	}
 out:

@@ -49,7 +49,7 @@ struct ore_sub {
 	struct list_head node;
 	u32 comp;
 	u32 cap;		/* entries in @bvec */
-	bool skipped;		/* its store was failed: never submitted */
+	bool skipped;		/* its store's state kept it: never submitted */
 	struct bio_vec bvec[] __counted_by(cap);
 };
 
@@ -246,12 +246,21 @@ static void ore_batch_submit(struct ore_batch *batch)
 	atomic_set(&batch->pending, 1);
 	list_for_each_entry(sub, &batch->subs, node) {
 		struct ore_store *store = sub->sio.store;
+		bool usable = sub->sio.write ? ore_store_writable(store) :
+			      ore_store_readable(store, sub->sio.offset,
+						 sub->sio.len);
 
-		if (ore_store_failed(store)) {
+		if (!usable) {
 			sub->skipped = true;
 			sub->sio.error = -ENODEV;
-			ore_note_failure(batch->ios, sub->comp, sub->sio.offset,
-					 0);
+			/*
+			 * A failed store counts as a failed component; a
+			 * rebuilding one is read from the redundancy above
+			 * its recovery offset, and that is no error of it.
+			 */
+			if (ore_store_failed(store))
+				ore_note_failure(batch->ios, sub->comp,
+						 sub->sio.offset, 0);
 			WRITE_ONCE(batch->failed, true);
 			continue;
 		}
@@ -271,9 +280,23 @@ static void ore_batch_run_sync(struct ore_batch *batch)
 /* ------------------------------------------------------------------ */
 /* mapping */
 
-/* Which mirror of position @pos to read on stripe row @row. */
+/*
+ * Can component @comp be read at [@obj_off, @obj_off + @len) in @ios: its
+ * store's state allows it and it did not fail in this I/O?
+ */
+static bool ore_comp_readable(struct ore_io_state *ios, u32 comp, u64 obj_off,
+			      u64 len)
+{
+	return !test_bit(comp, ios->failed_mask) &&
+	       ore_store_readable(ore_comp_store(ios->oc, comp), obj_off, len);
+}
+
+/*
+ * Which mirror of position @pos to read on stripe row @row, for
+ * [@obj_off, @obj_off + @len).
+ */
 static u32 ore_pick_mirror(struct ore_io_state *ios, u32 group, u32 pos,
-			   u64 row)
+			   u64 row, u64 obj_off, u64 len)
 {
 	const struct ore_layout *layout = ios->layout;
 	u32 m = layout->mirrors_p1, k;
@@ -284,8 +307,7 @@ static u32 ore_pick_mirror(struct ore_io_state *ios, u32 group, u32 pos,
 		u32 mirror = (u32)((row + k) % m);
 		u32 comp = ore_layout_comp(layout, group, pos, mirror);
 
-		if (!ore_store_failed(ore_comp_store(ios->oc, comp)) &&
-		    !test_bit(comp, ios->failed_mask)) {
+		if (ore_comp_readable(ios, comp, obj_off, len)) {
 			if (k)		/* the preferred copy is gone */
 				ios->degraded = true;
 			return mirror;
@@ -319,7 +341,8 @@ static int ore_map_data(struct ore_batch *batch, u64 loff, u64 len,
 			first_m = 0;
 			last_m = layout->mirrors_p1 - 1;
 		} else {
-			first_m = ore_pick_mirror(ios, si.group, pos, si.row);
+			first_m = ore_pick_mirror(ios, si.group, pos, si.row,
+						  si.obj_offset, chunk);
 			last_m = first_m;
 		}
 		for (done = 0; done < chunk; done += l, idx++) {
@@ -391,19 +414,17 @@ static void ore_free_own_pages(struct ore_io_state *ios)
 /* ------------------------------------------------------------------ */
 /* degraded reads */
 
-/* Is every mirror of group position @pos failed? */
-static bool ore_pos_dead(struct ore_io_state *ios, u32 group, u32 pos)
+/* Can no mirror of group position @pos be read at [@obj_off, +@len)? */
+static bool ore_pos_dead(struct ore_io_state *ios, u32 group, u32 pos,
+			 u64 obj_off, u64 len)
 {
 	const struct ore_layout *layout = ios->layout;
 	u32 m;
 
-	for (m = 0; m < layout->mirrors_p1; m++) {
-		u32 comp = ore_layout_comp(layout, group, pos, m);
-
-		if (!ore_store_failed(ore_comp_store(ios->oc, comp)) &&
-		    !test_bit(comp, ios->failed_mask))
+	for (m = 0; m < layout->mirrors_p1; m++)
+		if (ore_comp_readable(ios, ore_layout_comp(layout, group, pos, m),
+				      obj_off, len))
 			return false;
-	}
 	return true;
 }
 
@@ -427,8 +448,8 @@ static int ore_read_pos_sync(struct ore_io_state *ios, u32 group, u32 pos,
 		bool failed;
 		int err = 0;
 
-		if (ore_store_failed(ore_comp_store(ios->oc, comp)) ||
-		    test_bit(comp, ios->failed_mask))
+		if (!ore_comp_readable(ios, comp, obj_off,
+				       (u64)npages * PAGE_SIZE))
 			continue;
 		batch = ore_batch_alloc(ios, NULL);
 		if (!batch)
@@ -485,7 +506,8 @@ static int ore_rebuild_range(struct ore_io_state *ios, u32 group, u32 pos,
 				goto out;
 			}
 		}
-		if (ore_pos_dead(ios, group, p) ||
+		if (ore_pos_dead(ios, group, p, obj_off,
+				 (u64)npages * PAGE_SIZE) ||
 		    ore_read_pos_sync(ios, group, p, obj_off,
 				      &bufs[p * npages], npages))
 			lost[p] = true;
@@ -854,7 +876,8 @@ static int ore_pstripe_rmw_reads(struct ore_io_state *ios,
 		return -ENOMEM;
 	for (c = 0; c <= dw; c++) {
 		u32 pos = ore_layout_stripe_pos(layout, si->row, c);
-		u32 m = ore_pick_mirror(ios, si->group, pos, si->row);
+		u32 m = ore_pick_mirror(ios, si->group, pos, si->row, obj_off,
+					layout->stripe_unit);
 		u32 comp = ore_layout_comp(layout, si->group, pos, m);
 
 		for (j = 0; j < rows; j++) {
@@ -1002,7 +1025,9 @@ static int ore_pstripe_plan(struct ore_io_state *ios,
 	}
 	for (c = 0; c < gw; c++)
 		dead += ore_pos_dead(ios, si->group,
-				     ore_layout_stripe_pos(layout, si->row, c));
+				     ore_layout_stripe_pos(layout, si->row, c),
+				     si->row * layout->stripe_unit,
+				     layout->stripe_unit);
 	if (dead > layout->parity) {
 		pr_err(ORE_PFX "object 0x%llx: stripe at %llu has %u components lost, parity %u\n",
 		       ios->oc->oid, si->first_stripe_start, dead,
@@ -1553,7 +1578,7 @@ static int ore_for_each_comp(struct ore_io_state *ios,
 		struct ore_store *store = ore_comp_store(ios->oc, comp);
 		int err;
 
-		if (ore_store_failed(store)) {
+		if (!ore_store_writable(store)) {
 			ore_note_failure(ios, comp, 0, 0);
 			continue;
 		}
@@ -1821,7 +1846,8 @@ int ore_length(const struct ore_layout *layout, struct ore_components *oc,
 		struct ore_store *store = ore_comp_store(oc, comp);
 		u64 len, last;
 
-		if (ore_store_failed(store) ||
+		/* only a store whose objects are all valid knows their end */
+		if (!ore_store_readable(store, 0, U64_MAX) ||
 		    store->ops->length(store, oc->oid, &len))
 			continue;
 		if (len && ore_comp_last_byte(layout, comp, len, &last))

@@ -34,7 +34,8 @@ void ore_store_init(struct ore_store *store, const struct ore_store_ops *ops,
 {
 	store->ops = ops;
 	kref_init(&store->kref);
-	store->flags = 0;
+	store->state = ORE_STORE_IN_SYNC;
+	store->recovery_offset = 0;
 	strscpy(store->name, name, sizeof(store->name));
 	atomic_set(&store->nr_errors, 0);
 	atomic64_inc(&ore_stats.stores_live);
@@ -74,40 +75,107 @@ void ore_store_put(struct ore_store *store)
 }
 EXPORT_SYMBOL_GPL(ore_store_put);
 
+static const char *const ore_store_state_names[] = {
+	[ORE_STORE_IN_SYNC]	= "in sync",
+	[ORE_STORE_FAILED]	= "failed",
+	[ORE_STORE_REBUILDING]	= "rebuilding",
+};
+
 /**
- * ore_store_set_failed - mark a store failed or working again
+ * ore_store_set_state - put a store in sync, fail it, or start its rebuild
  * @store: the store
- * @failed: true to fail it
+ * @state: the new &enum ore_store_state
  *
  * A failed store takes no I/O: the backends complete every submitted
  * &ore_store_io at once with -EIO, and the engine treats the store's
- * components as missing. The other operations (create, remove, truncate,
- * length, flush) return -EIO too.
+ * components as missing; its other operations (create, remove, truncate,
+ * length, flush) return -EIO too. A store set rebuilding starts with a
+ * recovery offset of 0 (nothing on it is read) that the rebuild raises
+ * with ore_store_set_recovery_offset(); it is written as usual. Any
+ * context.
  */
-void ore_store_set_failed(struct ore_store *store, bool failed)
+void ore_store_set_state(struct ore_store *store, enum ore_store_state state)
 {
-	if (failed) {
-		if (!test_and_set_bit(ORE_STORE_FAILED, &store->flags))
-			pr_warn(ORE_PFX "store %s marked failed\n", store->name);
-	} else {
-		if (test_and_clear_bit(ORE_STORE_FAILED, &store->flags))
-			pr_info(ORE_PFX "store %s back in service\n",
-				store->name);
-	}
+	int old;
+
+	if (state == ORE_STORE_REBUILDING)
+		WRITE_ONCE(store->recovery_offset, 0);
+	/* the offset is in place before a reader sees the state */
+	smp_wmb();
+	old = xchg(&store->state, state);
+	if (old == state)
+		return;
+	if (state == ORE_STORE_FAILED)
+		pr_warn(ORE_PFX "store %s marked failed (was %s)\n",
+			store->name, ore_store_state_names[old]);
+	else
+		pr_info(ORE_PFX "store %s %s (was %s)\n", store->name,
+			ore_store_state_names[state],
+			ore_store_state_names[old]);
 }
-EXPORT_SYMBOL_GPL(ore_store_set_failed);
+EXPORT_SYMBOL_GPL(ore_store_set_state);
 
 /**
- * ore_store_failed - is the store marked failed?
+ * ore_store_set_recovery_offset - how far a rebuilding store is valid
+ * @store: a store set %ORE_STORE_REBUILDING
+ * @offset: object offsets below it are valid and read from now on
+ *
+ * Any context; the caller orders this after the rebuild's writes of the
+ * range below @offset have completed.
+ */
+void ore_store_set_recovery_offset(struct ore_store *store, u64 offset)
+{
+	WRITE_ONCE(store->recovery_offset, offset);
+}
+EXPORT_SYMBOL_GPL(ore_store_set_recovery_offset);
+
+/**
+ * ore_store_failed - is the store out of service?
  * @store: the store
  *
- * Return: true when ore_store_set_failed() failed it.
+ * Return: true when its state is %ORE_STORE_FAILED.
  */
 bool ore_store_failed(const struct ore_store *store)
 {
-	return test_bit(ORE_STORE_FAILED, &store->flags);
+	return READ_ONCE(store->state) == ORE_STORE_FAILED;
 }
 EXPORT_SYMBOL_GPL(ore_store_failed);
+
+/**
+ * ore_store_writable - may ORE write to the store?
+ * @store: the store
+ *
+ * Return: true when it is in sync or rebuilding (not failed).
+ */
+bool ore_store_writable(const struct ore_store *store)
+{
+	return READ_ONCE(store->state) != ORE_STORE_FAILED;
+}
+EXPORT_SYMBOL_GPL(ore_store_writable);
+
+/**
+ * ore_store_readable - may ORE read a range of objects on the store?
+ * @store: the store
+ * @obj_off: object offset of the range
+ * @len: bytes of the range
+ *
+ * Return: true when the store is in sync, or rebuilding with the whole
+ * range below its recovery offset.
+ */
+bool ore_store_readable(const struct ore_store *store, u64 obj_off, u64 len)
+{
+	switch (READ_ONCE(store->state)) {
+	case ORE_STORE_IN_SYNC:
+		return true;
+	case ORE_STORE_REBUILDING:
+		smp_rmb();	/* pairs with ore_store_set_state() */
+		return obj_off + len <= READ_ONCE(store->recovery_offset) &&
+		       obj_off + len >= obj_off;
+	default:
+		return false;
+	}
+}
+EXPORT_SYMBOL_GPL(ore_store_readable);
 
 /*
  * Complete @sio with @error. Backends count the errors of their device in

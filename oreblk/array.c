@@ -17,7 +17,7 @@
  * they come back.
  *
  * A member that fails while running (ORE reports it through ore_check_io)
- * is failed at once in ORE (ore_store_set_failed) and counted; the
+ * is failed at once in ORE (ore_store_set_state) and counted; the
  * superblocks of the members still in service are rewritten, with the
  * events counter raised, from oreblk_wq. Until they are on disk no bio
  * ends (oreblk_hold_for_sb): a write acknowledged degraded, or a read
@@ -90,7 +90,7 @@ static void oreblk_missing_init(struct ore_store *store)
 	memset(store, 0, sizeof(*store));
 	store->ops = &oreblk_missing_ops;
 	kref_init(&store->kref);
-	set_bit(ORE_STORE_FAILED, &store->flags);
+	store->state = ORE_STORE_FAILED;
 	strscpy(store->name, "missing", sizeof(store->name));
 }
 
@@ -218,7 +218,7 @@ static void oreblk_write_sbs(struct oreblk_array *arr)
 			pr_err(OREBLK_PFX "oreblk%d: member %u (%s): superblock write failed: %d; failing the member\n",
 			       arr->index, i, m->path, err);
 			if (!test_and_set_bit(OREBLK_M_FAULTY, &m->flags)) {
-				ore_store_set_failed(m->store, true);
+				ore_store_set_state(m->store, ORE_STORE_FAILED);
 				atomic_inc(&arr->nr_failed);
 			}
 			again = true;
@@ -368,7 +368,7 @@ void oreblk_member_failed(struct oreblk_array *arr, u32 member, u64 offset,
 	 * oreblk_hold_for_sb().
 	 */
 	smp_mb();
-	ore_store_set_failed(m->store, true);
+	ore_store_set_state(m->store, ORE_STORE_FAILED);
 	atomic_inc(&arr->nr_failed);
 	pr_err(OREBLK_PFX "oreblk%d: member %u (%s) failed at data offset %llu (error %d): marked faulty\n",
 	       arr->index, member, m->path, offset, error);

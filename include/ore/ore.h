@@ -88,23 +88,39 @@ struct ore_store_ops {
 	void (*release)(struct ore_store *store);
 };
 
-/* Bits of &ore_store.flags */
-enum {
-	ORE_STORE_FAILED,	/* do not send I/O; treat as missing */
+/**
+ * enum ore_store_state - what ORE may do with an object store
+ * @ORE_STORE_IN_SYNC: every object on it is current: read and written
+ * @ORE_STORE_FAILED: out of service: it gets no I/O (the backends refuse
+ *	it with -EIO) and its components count as missing
+ * @ORE_STORE_REBUILDING: being rebuilt (as md's rdev->recovery_offset):
+ *	written like an in-sync store, but read only below
+ *	&ore_store.recovery_offset (an object offset); above it, reads are
+ *	served from the redundancy, as for a failed store
+ */
+enum ore_store_state {
+	ORE_STORE_IN_SYNC,
+	ORE_STORE_FAILED,
+	ORE_STORE_REBUILDING,
 };
 
 /**
  * struct ore_store - an object store, embedded in the backend's own struct
  * @ops: the backend
  * @kref: references; ore_store_put() drops one
- * @flags: ORE_STORE_* bits
+ * @state: &enum ore_store_state; ask ore_store_readable(),
+ *	ore_store_writable() or ore_store_failed(); set by
+ *	ore_store_set_state()
+ * @recovery_offset: while rebuilding, object offsets below it are valid
+ *	(ore_store_set_recovery_offset())
  * @name: for messages (path of the directory or device)
  * @nr_errors: I/O errors seen on this store
  */
 struct ore_store {
 	const struct ore_store_ops *ops;
 	struct kref kref;
-	unsigned long flags;
+	int state;
+	u64 recovery_offset;
 	char name[64];
 	atomic_t nr_errors;
 };
@@ -117,8 +133,11 @@ struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 				      void *holder);
 void ore_store_get(struct ore_store *store);
 void ore_store_put(struct ore_store *store);
-void ore_store_set_failed(struct ore_store *store, bool failed);
+void ore_store_set_state(struct ore_store *store, enum ore_store_state state);
+void ore_store_set_recovery_offset(struct ore_store *store, u64 offset);
 bool ore_store_failed(const struct ore_store *store);
+bool ore_store_writable(const struct ore_store *store);
+bool ore_store_readable(const struct ore_store *store, u64 obj_off, u64 len);
 
 /* ---------------------------------------------------------------------
  * Components: which stores hold one logical object.

@@ -579,9 +579,9 @@ static void ot_eng_degraded_reads(struct ot_eng *e)
 		if (l->parity == 1 && l->mirrors_p1 > 1)
 			b = a ^ 1;	/* both copies of one position */
 		deg0 = atomic64_read(&ore_stats.degraded_reads);
-		ore_store_set_failed(ot_comp_store(e, a), true);
+		ore_store_set_state(ot_comp_store(e, a), ORE_STORE_FAILED);
 		if (l->parity == 2 || (l->parity && l->mirrors_p1 > 1))
-			ore_store_set_failed(ot_comp_store(e, b), true);
+			ore_store_set_state(ot_comp_store(e, b), ORE_STORE_FAILED);
 		/*
 		 * Rebuilt from parity, so degraded: unless only RAID4's P
 		 * component failed (reads do not need it) or a mirror could
@@ -603,8 +603,8 @@ static void ot_eng_degraded_reads(struct ot_eng *e)
 		ot_eng_check_read(e, l->stripe_unit - PAGE_SIZE,
 				  ot_eng_len(e, l->stripe_unit + 3 * PAGE_SIZE +
 					     519), false, NULL);
-		ore_store_set_failed(ot_comp_store(e, a), false);
-		ore_store_set_failed(ot_comp_store(e, b), false);
+		ore_store_set_state(ot_comp_store(e, a), ORE_STORE_IN_SYNC);
+		ore_store_set_state(ot_comp_store(e, b), ORE_STORE_IN_SYNC);
 	}
 }
 
@@ -624,7 +624,7 @@ static void ot_eng_degraded_writes(struct ot_eng *e)
 
 	if (!l->parity && l->mirrors_p1 == 1)
 		return;
-	ore_store_set_failed(ot_comp_store(e, a), true);
+	ore_store_set_state(ot_comp_store(e, a), ORE_STORE_FAILED);
 	for (r = 0; r < 8; r++) {
 		u64 off = (u64)ot_rand(ctx, e->size / PAGE_SIZE) * PAGE_SIZE;
 		u64 len = min_t(u64, e->size - off,
@@ -636,7 +636,7 @@ static void ot_eng_degraded_writes(struct ot_eng *e)
 			  err);
 	}
 	ot_eng_check_read(e, 0, e->size, false, NULL);
-	ore_store_set_failed(ot_comp_store(e, a), false);
+	ore_store_set_state(ot_comp_store(e, a), ORE_STORE_IN_SYNC);
 	err = ot_eng_write(e, 0, e->size, false, false, NULL, &res);
 	OT_EXPECT(ctx, !err && !res.degraded && !res.partial, "rewrite: %d",
 		  err);
@@ -1167,6 +1167,141 @@ out:
 	ot_free_pages(pages, 4);
 }
 
+/*
+ * A store rebuilding with a recovery offset (the state the rebuild of
+ * issue 11 drives): below the offset its data is read from it, above it
+ * reads come from the redundancy (parity, or the other mirror), and it is
+ * written everywhere. To tell where a read came from, the component
+ * object of the rebuilding store is first overwritten with a pattern the
+ * redundancy does not have: below the offset reads must return the
+ * pattern (read from the store), above it the real data.
+ */
+#define OT_STALE_BYTE	0x5a
+
+static void ot_eng_rebuilding_case(struct ot_ctx *ctx)
+{
+	const struct ore_layout *l;
+	long long live0 = atomic64_read(&ore_stats.ios_live), deg0;
+	u32 su, g0, col, pos_a, g, a, mir;
+	u64 row, off, loff, X, lo_page = U64_MAX, hi_page = U64_MAX;
+	struct ot_eng_res res;
+	struct ore_store *s;
+	u8 *expect = NULL, *stale = NULL, *saved, *got = NULL;
+	struct ot_eng e;
+	int err;
+
+	if (!ot_eng_init(&e, ctx, &ot_layouts[ctx->arg], false,
+			 0x20400 + ctx->arg, 0x20400 + ctx->arg))
+		return;
+	l = &e.layout;		/* verified */
+	su = l->stripe_unit;
+	ot_fill(ctx, e.shadow, e.size);
+	err = ot_eng_write(&e, 0, e.size, false, false, NULL, NULL);
+	if (!OT_EXPECT(ctx, !err, "write: %d", err))
+		goto out;
+
+	/* a: mirror 0 of the component holding logical page 0 */
+	ot_map(l, 0, &g0, &row, &col, &off);
+	pos_a = ot_pos(l, row, col);
+	a = ot_comp(l, g0, pos_a, 0);
+	s = ot_comp_store(&e, a);
+	X = (e.rows / 2) * su;		/* the recovery offset */
+
+	expect = vmalloc(e.size);
+	stale = vmalloc(e.comp_size);
+	got = vmalloc(PAGE_SIZE);
+	if (!OT_EXPECT(ctx, expect && stale && got, "no memory"))
+		goto out;
+	memset(stale, OT_STALE_BYTE, e.comp_size);
+	err = ot_store_rw(ctx, s, e.oc.oid, 0, stale, e.comp_size, true,
+			  false, PAGE_SIZE);
+	if (!OT_EXPECT(ctx, !err, "overwriting component %u: %d", a, err))
+		goto out;
+
+	/*
+	 * What a read returns: the pattern where a data page is on @a below
+	 * X and @a is the copy read (mirrors: row % mirrors_p1 is tried
+	 * first), the real data elsewhere.
+	 */
+	memcpy(expect, e.shadow, e.size);
+	for (loff = 0; loff < e.size; loff += PAGE_SIZE) {
+		ot_map(l, loff, &g, &row, &col, &off);
+		if (g != g0 || ot_pos(l, row, col) != pos_a)
+			continue;
+		mir = row % l->mirrors_p1;
+		if (off < X && mir == 0) {
+			memset(expect + loff, OT_STALE_BYTE, PAGE_SIZE);
+			if (lo_page == U64_MAX)
+				lo_page = loff;
+		} else if (off >= X && mir == 0 && hi_page == U64_MAX) {
+			hi_page = loff;
+		}
+	}
+	if (!OT_EXPECT(ctx, lo_page != U64_MAX && hi_page != U64_MAX,
+		       "no page of component %u on both sides of %llu", a, X))
+		goto out;
+
+	ore_store_set_state(s, ORE_STORE_REBUILDING);
+	ore_store_set_recovery_offset(s, X);
+	OT_EXPECT(ctx, ore_store_writable(s) && !ore_store_failed(s),
+		  "rebuilding store not writable");
+	OT_EXPECT(ctx, ore_store_readable(s, X - PAGE_SIZE, PAGE_SIZE) &&
+		  !ore_store_readable(s, X - PAGE_SIZE, 2 * PAGE_SIZE) &&
+		  !ore_store_readable(s, X, PAGE_SIZE),
+		  "readable() disagrees with the recovery offset %llu", X);
+
+	saved = e.shadow;	/* compare the reads with @expect */
+	e.shadow = expect;
+	deg0 = atomic64_read(&ore_stats.degraded_reads);
+	if (ot_eng_check_read(&e, 0, e.size, false, &res)) {
+		OT_EXPECT(ctx, res.degraded, "whole read not degraded");
+		OT_EXPECT(ctx, res.failed_comp < 0,
+			  "a rebuilding store reported failed: component %d",
+			  res.failed_comp);
+	}
+	OT_EXPECT(ctx, l->mirrors_p1 > 1 ||
+		  atomic64_read(&ore_stats.degraded_reads) > deg0,
+		  "no degraded read counted");
+	/* below X: from the store, not degraded */
+	if (ot_eng_check_read(&e, lo_page, PAGE_SIZE, true, &res))
+		OT_EXPECT(ctx, !res.degraded && res.failed_comp < 0,
+			  "read below the recovery offset degraded");
+	/* above X: from the redundancy */
+	if (ot_eng_check_read(&e, hi_page, PAGE_SIZE, true, &res))
+		OT_EXPECT(ctx, res.degraded && res.failed_comp < 0,
+			  "read above the recovery offset not degraded (%d)",
+			  res.failed_comp);
+	e.shadow = saved;
+
+	/* writes reach it above X: write hi_page's stripe, read @a directly */
+	loff = round_down(hi_page, l->stripe_unit * l->data_width);
+	ot_fill(ctx, e.shadow + loff, (u64)su * l->data_width);
+	err = ot_eng_write(&e, loff, (u64)su * l->data_width, false, false,
+			   NULL, &res);
+	OT_EXPECT(ctx, !err && !res.degraded, "write above X: %d, degraded %d",
+		  err, res.degraded);
+	ot_map(l, hi_page, &g, &row, &col, &off);
+	err = ot_store_rw(ctx, s, e.oc.oid, off, got, PAGE_SIZE, false, false,
+			  PAGE_SIZE);
+	OT_EXPECT(ctx, !err && !memcmp(got, e.shadow + hi_page, PAGE_SIZE),
+		  "write above the recovery offset did not reach the store (%d)",
+		  err);
+
+	/* rebuilt: in sync again, everything rewritten and checked */
+	ore_store_set_state(s, ORE_STORE_IN_SYNC);
+	err = ot_eng_write(&e, 0, e.size, false, false, NULL, NULL);
+	OT_EXPECT(ctx, !err, "rewrite: %d", err);
+	ot_eng_check_read(&e, 0, e.size, false, NULL);
+	ot_eng_verify(&e);
+out:
+	vfree(got);
+	vfree(stale);
+	vfree(expect);
+	ot_eng_remove(&e);
+	ot_eng_put(&e);
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), live0);
+}
+
 static void ot_eng_no_leaks(struct ot_ctx *ctx)
 {
 	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), 0);
@@ -1204,6 +1339,9 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_missing_component_raid5", ot_eng_missing_comp, 4 },
 	{ "engine_missing_component_raid6", ot_eng_missing_comp, 7 },
 	{ "engine_nospc_and_eio_reported_apart", ot_eng_nospc_eio },
+	{ "engine_rebuilding_store_raid5", ot_eng_rebuilding_case, 4 },
+	{ "engine_rebuilding_store_raid1", ot_eng_rebuilding_case, 2 },
+	{ "engine_rebuilding_store_raid6", ot_eng_rebuilding_case, 7 },
 	{ "engine_no_leaked_io_states", ot_eng_no_leaks },
 };
 

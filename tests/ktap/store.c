@@ -447,7 +447,7 @@ static void ot_failed_store(struct ot_ctx *ctx, struct ore_store *s)
 
 	if (!OT_EXPECT(ctx, buf, "no memory"))
 		return;
-	ore_store_set_failed(s, true);
+	ore_store_set_state(s, ORE_STORE_FAILED);
 	OT_EXPECT(ctx, ore_store_failed(s), "not failed");
 	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, OT_OID_RW, 0, buf, 512, false,
 				      false, 512), -EIO);
@@ -455,7 +455,7 @@ static void ot_failed_store(struct ot_ctx *ctx, struct ore_store *s)
 				      false, 512), -EIO);
 	OT_EXPECT_EQ(ctx, s->ops->length(s, OT_OID_RW, &len), -EIO);
 	OT_EXPECT_EQ(ctx, s->ops->flush(s, 0), -EIO);
-	ore_store_set_failed(s, false);
+	ore_store_set_state(s, ORE_STORE_IN_SYNC);
 	OT_EXPECT(ctx, !ore_store_failed(s), "still failed");
 	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, OT_OID_RW, 0, buf, 512, false,
 				      false, 512), 0);
