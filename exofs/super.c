@@ -316,57 +316,6 @@ int exofs_sync_stores(struct exofs_sb_info *sbi)
 /* ------------------------------------------------------------------ */
 /* stores */
 
-/* A store that is not there: every I/O fails, the engine skips it. */
-static void exofs_missing_submit(struct ore_store_io *sio)
-{
-	sio->error = -EIO;
-	sio->end_io(sio);
-}
-
-static int exofs_missing_op(struct ore_store *store, u64 oid)
-{
-	return -EIO;
-}
-
-static int exofs_missing_truncate(struct ore_store *store, u64 oid, u64 size)
-{
-	return -EIO;
-}
-
-static int exofs_missing_length(struct ore_store *store, u64 oid, u64 *len)
-{
-	return -EIO;
-}
-
-static void exofs_missing_release(struct ore_store *store)
-{
-	kfree(store);
-}
-
-static const struct ore_store_ops exofs_missing_ops = {
-	.submit		= exofs_missing_submit,
-	.create		= exofs_missing_op,
-	.remove		= exofs_missing_op,
-	.truncate	= exofs_missing_truncate,
-	.length		= exofs_missing_length,
-	.flush		= exofs_missing_op,
-	.release	= exofs_missing_release,
-};
-
-static struct ore_store *exofs_missing_store(u32 index)
-{
-	struct ore_store *store = kzalloc(sizeof(*store), GFP_KERNEL);
-
-	if (!store)
-		return NULL;
-	store->ops = &exofs_missing_ops;
-	kref_init(&store->kref);
-	store->state = ORE_STORE_FAILED;
-	snprintf(store->name, sizeof(store->name), "missing-%u", index);
-	atomic_set(&store->nr_errors, 0);
-	return store;
-}
-
 static void exofs_put_stores(struct exofs_sb_info *sbi)
 {
 	u32 i;
@@ -374,12 +323,7 @@ static void exofs_put_stores(struct exofs_sb_info *sbi)
 	if (!sbi->stores)
 		return;
 	for (i = 0; i < sbi->num_stores; i++) {
-		struct ore_store *store = sbi->ore_stores[i];
-
-		if (store && store->ops == &exofs_missing_ops)
-			kfree(store);	/* never counted by ORE */
-		else if (store)
-			ore_store_put(store);
+		ore_store_put(sbi->ore_stores[i]);
 		if (sbi->stores[i].have_root)
 			path_put(&sbi->stores[i].root);
 		kfree(sbi->stores[i].path);
@@ -720,11 +664,16 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 		if (!test_bit(i, failed))
 			continue;
 		if (!sbi->ore_stores[i]) {
-			sbi->ore_stores[i] = exofs_missing_store(i);
-			if (!sbi->ore_stores[i]) {
-				err = -ENOMEM;
+			char name[24];
+			struct ore_store *store;
+
+			snprintf(name, sizeof(name), "missing-%u", i);
+			store = ore_missing_store_create(name);
+			if (IS_ERR(store)) {
+				err = PTR_ERR(store);
 				goto out;
 			}
+			sbi->ore_stores[i] = store;
 		} else {
 			ore_store_set_state(sbi->ore_stores[i], ORE_STORE_FAILED);
 		}

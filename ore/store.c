@@ -15,6 +15,7 @@
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "internal.h"
@@ -176,6 +177,67 @@ bool ore_store_readable(const struct ore_store *store, u64 obj_off, u64 len)
 	}
 }
 EXPORT_SYMBOL_GPL(ore_store_readable);
+
+/* ------------------------------------------------------------------ */
+/* the stand-in for a store that is not there */
+
+static void ore_missing_submit(struct ore_store_io *sio)
+{
+	ore_store_io_done(sio, -EIO);
+}
+
+static int ore_missing_op(struct ore_store *store, u64 oid)
+{
+	return -EIO;
+}
+
+static int ore_missing_truncate(struct ore_store *store, u64 oid, u64 size)
+{
+	return -EIO;
+}
+
+static int ore_missing_length(struct ore_store *store, u64 oid, u64 *len)
+{
+	return -EIO;
+}
+
+static void ore_missing_release(struct ore_store *store)
+{
+	kfree(store);
+}
+
+static const struct ore_store_ops ore_missing_store_ops = {
+	.submit		= ore_missing_submit,
+	.create		= ore_missing_op,
+	.remove		= ore_missing_op,
+	.truncate	= ore_missing_truncate,
+	.length		= ore_missing_length,
+	.flush		= ore_missing_op,
+	.release	= ore_missing_release,
+};
+
+/**
+ * ore_missing_store_create - a stand-in for a store that is not there
+ * @name: for messages (e.g. "missing-3"); truncated to fit
+ *
+ * For the members of a device table that could not be opened: the store
+ * is %ORE_STORE_FAILED from the start and stays so (every I/O and every
+ * operation fails with -EIO), so the engine treats its components as
+ * missing. It is a store like the others: ore_store_put() frees it.
+ *
+ * Return: the store with one reference, or ERR_PTR(-ENOMEM).
+ */
+struct ore_store *ore_missing_store_create(const char *name)
+{
+	struct ore_store *store = kzalloc(sizeof(*store), GFP_KERNEL);
+
+	if (!store)
+		return ERR_PTR(-ENOMEM);
+	ore_store_init(store, &ore_missing_store_ops, name);
+	store->state = ORE_STORE_FAILED;	/* quietly: it never worked */
+	return store;
+}
+EXPORT_SYMBOL_GPL(ore_missing_store_create);
 
 /*
  * Complete @sio with @error. Backends count the errors of their device in

@@ -48,53 +48,6 @@ static __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...)
 }
 
 /* ------------------------------------------------------------------ */
-/* the stand-in store of missing members: always failed, takes no I/O */
-
-static void oreblk_missing_submit(struct ore_store_io *sio)
-{
-	sio->error = -EIO;
-	sio->end_io(sio);
-}
-
-static int oreblk_missing_op(struct ore_store *store, u64 oid)
-{
-	return -EIO;
-}
-
-static int oreblk_missing_truncate(struct ore_store *store, u64 oid, u64 size)
-{
-	return -EIO;
-}
-
-static int oreblk_missing_length(struct ore_store *store, u64 oid, u64 *len)
-{
-	return -EIO;
-}
-
-static void oreblk_missing_release(struct ore_store *store)
-{
-}
-
-static const struct ore_store_ops oreblk_missing_ops = {
-	.submit		= oreblk_missing_submit,
-	.create		= oreblk_missing_op,
-	.remove		= oreblk_missing_op,
-	.truncate	= oreblk_missing_truncate,
-	.length		= oreblk_missing_length,
-	.flush		= oreblk_missing_op,
-	.release	= oreblk_missing_release,
-};
-
-static void oreblk_missing_init(struct ore_store *store)
-{
-	memset(store, 0, sizeof(*store));
-	store->ops = &oreblk_missing_ops;
-	kref_init(&store->kref);
-	store->state = ORE_STORE_FAILED;
-	strscpy(store->name, "missing", sizeof(store->name));
-}
-
-/* ------------------------------------------------------------------ */
 /* superblocks */
 
 static int oreblk_sb_io(struct file *bdev_file, struct page *page,
@@ -680,7 +633,6 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	spin_lock_init(&arr->hold_lock);
 	INIT_LIST_HEAD(&arr->held);
 	atomic_set(&arr->nr_failed, 0);
-	oreblk_missing_init(&arr->missing);
 
 	err = oreblk_parse_paths(ca, paths, cands, msg);
 	if (err)
@@ -718,7 +670,16 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 		struct oreblk_cand *c = slot[i];
 
 		if (test_bit(i, lost)) {
-			m->store = &arr->missing;
+			char name[24];
+
+			snprintf(name, sizeof(name), "missing-%u", i);
+			m->store = ore_missing_store_create(name);
+			if (IS_ERR(m->store)) {
+				err = PTR_ERR(m->store);
+				m->store = NULL;
+				oreblk_msg(msg, "no memory");
+				goto out;
+			}
 			__set_bit(OREBLK_M_MISSING, &m->flags);
 			atomic_inc(&arr->nr_failed);
 			continue;
@@ -793,8 +754,7 @@ void oreblk_array_free(struct oreblk_array *arr)
 	for (i = 0; arr->members && i < arr->nr_members; i++) {
 		struct oreblk_member *m = &arr->members[i];
 
-		if (m->store && m->store != &arr->missing)
-			ore_store_put(m->store);
+		ore_store_put(m->store);
 		if (m->sb_file)
 			bdev_fput(m->sb_file);
 	}

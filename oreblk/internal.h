@@ -248,8 +248,8 @@ enum {
 
 /**
  * struct oreblk_member - one member device
- * @store: the ORE block store over its data range, or the array's
- *	stand-in for a missing member
+ * @store: the ORE block store over its data range, or the stand-in
+ *	(ore_missing_store_create()) for a missing member
  * @sb_file: the device opened for superblock I/O, or NULL when missing
  * @uuid: the member's uuid
  * @path: device path, "" when missing
@@ -299,7 +299,6 @@ struct oreblk_member {
  * @max_ents: stripe lock entries such a bio may need
  * @locks: stripe locks
  * @cache: stripe cache
- * @missing: the stand-in store of missing members (always failed)
  * @stopping: no new opens
  */
 struct oreblk_array {
@@ -334,7 +333,6 @@ struct oreblk_array {
 	u32 max_ents;
 	struct oreblk_locks locks;
 	struct oreblk_cache cache;
-	struct ore_store missing;
 	bool stopping;
 };
 

@@ -131,6 +131,7 @@ struct ore_store {
 struct ore_store *ore_file_store_open(const char *root, bool create);
 struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 				      void *holder);
+struct ore_store *ore_missing_store_create(const char *name);
 void ore_store_get(struct ore_store *store);
 void ore_store_put(struct ore_store *store);
 void ore_store_set_state(struct ore_store *store, enum ore_store_state state);

@@ -528,6 +528,38 @@ static void ot_file_not_regular(struct ot_ctx *ctx)
 	vfree(buf);
 }
 
+/* The stand-in for a store that is not there: failed, -EIO, freed by put. */
+static void ot_missing_store(struct ot_ctx *ctx)
+{
+	long long live0 = atomic64_read(&ore_stats.stores_live);
+	u8 *buf = (u8 *)get_zeroed_page(GFP_KERNEL);
+	struct ore_store *s;
+	u64 len;
+
+	if (!OT_EXPECT(ctx, buf, "no memory"))
+		return;
+	s = ore_missing_store_create("missing-7");
+	if (!OT_EXPECT(ctx, !IS_ERR(s), "create: %ld", PTR_ERR(s)))
+		goto out;
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.stores_live), live0 + 1);
+	OT_EXPECT(ctx, ore_store_failed(s) && !ore_store_writable(s) &&
+		  !ore_store_readable(s, 0, 512), "missing store usable");
+	OT_EXPECT(ctx, !strcmp(s->name, "missing-7"), "name %s", s->name);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, OT_OID_RW, 0, buf, 512, false,
+				      false, 512), -EIO);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, OT_OID_RW, 0, buf, 512, true,
+				      false, 512), -EIO);
+	OT_EXPECT_EQ(ctx, s->ops->create(s, OT_OID_RW), -EIO);
+	OT_EXPECT_EQ(ctx, s->ops->remove(s, OT_OID_RW), -EIO);
+	OT_EXPECT_EQ(ctx, s->ops->truncate(s, OT_OID_RW, 0), -EIO);
+	OT_EXPECT_EQ(ctx, s->ops->length(s, OT_OID_RW, &len), -EIO);
+	OT_EXPECT_EQ(ctx, s->ops->flush(s, 0), -EIO);
+	ore_store_put(s);
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.stores_live), live0);
+out:
+	free_page((unsigned long)buf);
+}
+
 /* A request whose len is not the sum of its bvecs is refused. */
 static void ot_file_bad_request(struct ot_ctx *ctx)
 {
@@ -968,6 +1000,7 @@ static void ot_no_leaks(struct ot_ctx *ctx)
 
 const struct ot_case ot_store_cases[] = {
 	{ "file_store_open_missing", ot_file_open_missing },
+	{ "missing_store_stand_in", ot_missing_store },
 	{ "file_store_open", ot_file_open },
 	{ "file_store_open_notdir", ot_file_open_notdir },
 	{ "file_store_open_eacces", ot_file_open_eacces },
