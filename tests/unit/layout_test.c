@@ -892,10 +892,18 @@ static void check_row_perm(const struct ore_layout *l, u64 row,
 		if (want && pos != want[c])
 			failf("%s row %" PRIu64 " col %u: position %u, rule says %u",
 			      lstr(l), row, c, pos, want[c]);
+		/* and ore_layout_pos_col() is its inverse */
+		if (ore_layout_pos_col(l, row, pos) != c)
+			failf("%s row %" PRIu64 " position %u: pos_col says column %u, not %u",
+			      lstr(l), row, pos, ore_layout_pos_col(l, row, pos),
+			      c);
 	}
 }
 
-/* Every layout shape stripe_pos depends on: algorithm and group_width. */
+/*
+ * Every layout shape stripe_pos (and its inverse pos_col) depends on:
+ * algorithm and group_width.
+ */
 static int pos_layout(struct ore_layout *l, u32 alg, u32 gw)
 {
 	const char *why;
@@ -1666,41 +1674,6 @@ static void case_obj_size(void)
 }
 
 /* ---------------------------------------------------------------------
- * Case: ore_layout_pos_col() inverts ore_layout_stripe_pos()
- */
-
-static void case_pos_col_inverse(void)
-{
-	u32 shape, gw, c, pos, *tab;
-	struct ore_layout l;
-	u64 r, i, nrows;
-
-	for (shape = 0; shape < NR_SHAPES; shape++) {
-		gw = SHAPE_GW(shape);
-		nrows = (u64)POS_ROWS_PER_GW * gw;
-		if (pos_layout(&l, SHAPE_ALG(shape), gw))
-			continue;
-		n_layouts_checked++;
-		tab = xcalloc(nrows * gw, sizeof(*tab));
-		model_rotation(SHAPE_ALG(shape), gw, nrows, tab);
-		for (i = 0; i < nrows + 200; i++) {
-			/* the model's rows, then far rows (period gw) */
-			r = i < nrows ? i : i < nrows + 2 ? UINT64_MAX - (i - nrows) :
-			    rnd64();
-			for (c = 0; c < gw; c++) {
-				pos = tab[(r % gw) * gw + c];
-				if (ore_layout_pos_col(&l, r, pos) != c)
-					failf("%s row %" PRIu64 " position %u: column %u, model says %u",
-					      lstr(&l), r, pos,
-					      ore_layout_pos_col(&l, r, pos), c);
-			}
-			n_offsets_checked++;
-		}
-		free(tab);
-	}
-}
-
-/* ---------------------------------------------------------------------
  * Case: which losses a layout survives, against the model's placement
  */
 
@@ -1970,7 +1943,6 @@ static const struct test_case cases[] = {
 	{ "data_units_bijection_parity_holds_no_data", case_unit_bijection },
 	{ "byte_level_bijection_small_layouts", case_byte_bijection },
 	{ "obj_size_matches_model", case_obj_size },
-	{ "pos_col_inverts_stripe_pos", case_pos_col_inverse },
 	{ "survives_matches_model_every_loss_set", case_survives_matches_model },
 	{ "raid_name_one_naming", case_raid_name },
 	{ "stripe_cut_matches_page_walk", case_cut_matches_model },
