@@ -58,16 +58,12 @@ enum exofs_store_state {
 /**
  * struct exofs_store - one store of the mounted filesystem
  * @path: the directory given in stores=, or NULL for "missing"
- * @root: the directory, for statfs; valid when @have_root
- * @have_root: @root holds a reference
  * @state: &enum exofs_store_state
  * @event: s_event of its superblock when read at mount
  * @why: for CORRUPT, what check failed (static string)
  */
 struct exofs_store {
 	char *path;
-	struct path root;
-	bool have_root;
 	int state;
 	u64 event;
 	const char *why;

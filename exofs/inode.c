@@ -724,8 +724,7 @@ static int exofs_check_space(struct inode *inode)
 		u64 free;
 
 		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK ||
-		    !sbi->stores[i].have_root ||
-		    vfs_statfs(&sbi->stores[i].root, &st))
+		    ore_store_statfs(sbi->ore_stores[i], &st))
 			continue;
 		free = st.f_bfree * st.f_bsize;
 		if (free < need)

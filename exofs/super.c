@@ -324,8 +324,6 @@ static void exofs_put_stores(struct exofs_sb_info *sbi)
 		return;
 	for (i = 0; i < sbi->num_stores; i++) {
 		ore_store_put(sbi->ore_stores[i]);
-		if (sbi->stores[i].have_root)
-			path_put(&sbi->stores[i].root);
 		kfree(sbi->stores[i].path);
 	}
 	kfree(sbi->ore_stores);
@@ -522,9 +520,6 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 			continue;
 		}
 		sbi->ore_stores[i] = store;
-		if (!kern_path(st->path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY,
-			       &st->root))
-			st->have_root = true;
 		pages[i] = alloc_page(GFP_KERNEL);
 		if (!pages[i]) {
 			err = -ENOMEM;
@@ -740,8 +735,7 @@ static void exofs_stores_space(struct exofs_sb_info *sbi, u64 *total,
 		struct kstatfs st;
 
 		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK ||
-		    !sbi->stores[i].have_root ||
-		    vfs_statfs(&sbi->stores[i].root, &st))
+		    ore_store_statfs(sbi->ore_stores[i], &st))
 			continue;
 		*total += st.f_blocks * st.f_bsize;
 		*free += st.f_bfree * st.f_bsize;

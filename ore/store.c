@@ -239,6 +239,29 @@ struct ore_store *ore_missing_store_create(const char *name)
 }
 EXPORT_SYMBOL_GPL(ore_missing_store_create);
 
+/**
+ * ore_store_statfs - the space of what holds a store
+ * @store: the store
+ * @buf: filled as vfs_statfs() fills it (f_bsize, f_blocks, f_bfree,
+ *	f_bavail at least)
+ *
+ * For a file store the filesystem of its directory; for a block store its
+ * range, all of it free (the one object it holds never grows past it).
+ * Process context.
+ *
+ * Return: 0, -EIO for a failed store, -EOPNOTSUPP for a backend without
+ * ->statfs, or the backend's error.
+ */
+int ore_store_statfs(struct ore_store *store, struct kstatfs *buf)
+{
+	if (ore_store_failed(store))
+		return -EIO;
+	if (!store->ops->statfs)
+		return -EOPNOTSUPP;
+	return store->ops->statfs(store, buf);
+}
+EXPORT_SYMBOL_GPL(ore_store_statfs);
+
 /*
  * Complete @sio with @error. Backends count the errors of their device in
  * &ore_store.nr_errors themselves; refusals (failed store, bad request) are

@@ -31,6 +31,7 @@
 #include <linux/bio.h>
 #include <linux/file.h>
 #include <linux/highmem.h>
+#include <linux/statfs.h>
 
 #include "internal.h"
 
@@ -43,6 +44,8 @@
  * @len: bytes of the object
  * @lbs_mask: logical block size - 1
  * @bio_set: the bios of this store's requests
+ * @borrowed: @bdev_file is the caller's (ore_bdev_store_open_file()): the
+ *	store holds a file reference, the caller the claim on the device
  */
 struct ore_bdev_store {
 	struct ore_store store;
@@ -52,6 +55,7 @@ struct ore_bdev_store {
 	u64 len;
 	u32 lbs_mask;
 	struct bio_set bio_set;
+	bool borrowed;
 };
 
 /* Bios in each store's reserve: a request of several chained bios */
@@ -264,11 +268,27 @@ static int ore_bdev_flush(struct ore_store *store, u64 oid)
 	return err;
 }
 
+static int ore_bdev_statfs(struct ore_store *store, struct kstatfs *buf)
+{
+	struct ore_bdev_store *bs = to_bdev_store(store);
+
+	memset(buf, 0, sizeof(*buf));
+	buf->f_bsize = bs->lbs_mask + 1;
+	buf->f_frsize = buf->f_bsize;
+	buf->f_blocks = bs->len >> ilog2(buf->f_bsize);
+	buf->f_bfree = buf->f_blocks;	/* its one object never grows */
+	buf->f_bavail = buf->f_blocks;
+	return 0;
+}
+
 static void ore_bdev_release(struct ore_store *store)
 {
 	struct ore_bdev_store *bs = to_bdev_store(store);
 
-	bdev_fput(bs->bdev_file);
+	if (bs->borrowed)
+		fput(bs->bdev_file);
+	else
+		bdev_fput(bs->bdev_file);
 	bioset_exit(&bs->bio_set);
 	kfree(bs);
 }
@@ -280,8 +300,57 @@ static const struct ore_store_ops ore_bdev_store_ops = {
 	.truncate	= ore_bdev_truncate,
 	.length		= ore_bdev_length,
 	.flush		= ore_bdev_flush,
+	.statfs		= ore_bdev_statfs,
 	.release	= ore_bdev_release,
 };
+
+/*
+ * A store over [@start, @start + @len) of the open @bdev_file, named @name.
+ * On success the store owns one reference of the file (@borrowed: a
+ * reference of its own taken here, the caller keeping the claim; else the
+ * caller's, claim and all); on error nothing is taken.
+ */
+static struct ore_store *ore_bdev_store_new(struct file *bdev_file, u64 start,
+					    u64 len, const char *name,
+					    bool borrowed)
+{
+	struct block_device *bdev = file_bdev(bdev_file);
+	u64 size = bdev_nr_bytes(bdev);
+	u32 lbs = bdev_logical_block_size(bdev);
+	struct ore_bdev_store *bs;
+
+	if ((start | len) & (lbs - 1)) {
+		pr_err(ORE_PFX "block store %s: range %llu+%llu is not aligned to the %u-byte logical block\n",
+		       name, start, len, lbs);
+		return ERR_PTR(-EINVAL);
+	}
+	if (start >= size || len > size - start) {
+		pr_err(ORE_PFX "block store %s: range %llu+%llu does not fit the %llu-byte device\n",
+		       name, start, len, size);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!len)
+		len = size - start;
+
+	bs = kzalloc(sizeof(*bs), GFP_KERNEL);
+	if (!bs)
+		return ERR_PTR(-ENOMEM);
+	if (bioset_init(&bs->bio_set, ORE_BDEV_POOL_SIZE, 0,
+			BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER)) {
+		pr_err(ORE_PFX "block store %s: no memory for its bio pool\n",
+		       name);
+		kfree(bs);
+		return ERR_PTR(-ENOMEM);
+	}
+	bs->bdev_file = borrowed ? get_file(bdev_file) : bdev_file;
+	bs->borrowed = borrowed;
+	bs->bdev = bdev;
+	bs->start = start;
+	bs->len = len;
+	bs->lbs_mask = lbs - 1;
+	ore_store_init(&bs->store, &ore_bdev_store_ops, name);
+	return &bs->store;
+}
 
 /**
  * ore_bdev_store_open - open a block device range as an object store
@@ -303,63 +372,46 @@ static const struct ore_store_ops ore_bdev_store_ops = {
 struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 				      void *holder)
 {
-	struct ore_bdev_store *bs;
-	struct block_device *bdev;
+	struct ore_store *store;
 	struct file *bdev_file;
-	u64 size;
-	u32 lbs;
-	int err;
 
 	bdev_file = bdev_file_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE,
 					   holder, NULL);
 	if (IS_ERR(bdev_file)) {
-		err = PTR_ERR(bdev_file);
-		pr_err(ORE_PFX "block store %s: cannot open the device: %d\n",
-		       path, err);
-		return ERR_PTR(err);
+		pr_err(ORE_PFX "block store %s: cannot open the device: %ld\n",
+		       path, PTR_ERR(bdev_file));
+		return ERR_CAST(bdev_file);
 	}
-	bdev = file_bdev(bdev_file);
-	size = bdev_nr_bytes(bdev);
-	lbs = bdev_logical_block_size(bdev);
-
-	err = -EINVAL;
-	if ((start | len) & (lbs - 1)) {
-		pr_err(ORE_PFX "block store %s: range %llu+%llu is not aligned to the %u-byte logical block\n",
-		       path, start, len, lbs);
-		goto out_put;
-	}
-	if (start >= size || len > size - start) {
-		pr_err(ORE_PFX "block store %s: range %llu+%llu does not fit the %llu-byte device\n",
-		       path, start, len, size);
-		goto out_put;
-	}
-	if (!len)
-		len = size - start;
-
-	err = -ENOMEM;
-	bs = kzalloc(sizeof(*bs), GFP_KERNEL);
-	if (!bs) {
-		pr_err(ORE_PFX "block store %s: out of memory\n", path);
-		goto out_put;
-	}
-	err = bioset_init(&bs->bio_set, ORE_BDEV_POOL_SIZE, 0,
-			  BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER);
-	if (err) {
-		pr_err(ORE_PFX "block store %s: no memory for its bio pool\n",
-		       path);
-		kfree(bs);
-		goto out_put;
-	}
-	bs->bdev_file = bdev_file;
-	bs->bdev = bdev;
-	bs->start = start;
-	bs->len = len;
-	bs->lbs_mask = lbs - 1;
-	ore_store_init(&bs->store, &ore_bdev_store_ops, path);
-	return &bs->store;
-
-out_put:
-	bdev_fput(bdev_file);
-	return ERR_PTR(err);
+	store = ore_bdev_store_new(bdev_file, start, len, path, false);
+	if (IS_ERR(store))
+		bdev_fput(bdev_file);
+	return store;
 }
 EXPORT_SYMBOL_GPL(ore_bdev_store_open);
+
+/**
+ * ore_bdev_store_open_file - a block store over a device the caller opened
+ * @bdev_file: the device, opened by the caller for reading and writing
+ *	(bdev_file_open_by_path(), with the caller's holder)
+ * @start: byte offset of the range, a multiple of the logical block size
+ * @len: bytes of the range, as for ore_bdev_store_open()
+ *
+ * For a user that reads its own metadata from the device (oreblk's member
+ * superblocks) and should not open it a second time. The store takes a
+ * reference of its own to @bdev_file; the caller keeps its file and its
+ * claim on the device, and closes them with bdev_fput() as usual, before
+ * or after the store's last reference goes. The store is named after the
+ * device ("/dev/NAME"). Process context.
+ *
+ * Return: the store with one reference, or ERR_PTR(-EINVAL) when the range
+ * is misaligned or does not fit the device, ERR_PTR(-ENOMEM).
+ */
+struct ore_store *ore_bdev_store_open_file(struct file *bdev_file, u64 start,
+					   u64 len)
+{
+	char name[sizeof_field(struct ore_store, name)];
+
+	snprintf(name, sizeof(name), "/dev/%pg", file_bdev(bdev_file));
+	return ore_bdev_store_new(bdev_file, start, len, name, true);
+}
+EXPORT_SYMBOL_GPL(ore_bdev_store_open_file);

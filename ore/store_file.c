@@ -39,6 +39,7 @@
 #include <linux/file.h>
 #include <linux/falloc.h>
 #include <linux/namei.h>
+#include <linux/statfs.h>
 #include <linux/mount.h>
 #include <linux/stat.h>
 #include <linux/uio.h>
@@ -929,6 +930,11 @@ static void ore_file_release(struct ore_store *store)
 	kfree(fs);
 }
 
+static int ore_file_statfs(struct ore_store *store, struct kstatfs *buf)
+{
+	return vfs_statfs(&to_file_store(store)->dir->f_path, buf);
+}
+
 static const struct ore_store_ops ore_file_store_ops = {
 	.submit		= ore_file_submit,
 	.create		= ore_file_create,
@@ -936,6 +942,7 @@ static const struct ore_store_ops ore_file_store_ops = {
 	.truncate	= ore_file_truncate,
 	.length		= ore_file_length,
 	.flush		= ore_file_flush,
+	.statfs		= ore_file_statfs,
 	.release	= ore_file_release,
 };
 

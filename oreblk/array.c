@@ -685,8 +685,9 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 			continue;
 		}
 		strscpy(m->path, c->path, sizeof(m->path));
-		m->store = ore_bdev_store_open(c->path, arr->data_offset,
-					       arr->data_size, arr);
+		/* the device open for the superblock: not opened again */
+		m->store = ore_bdev_store_open_file(c->file, arr->data_offset,
+						    arr->data_size);
 		if (IS_ERR(m->store)) {
 			err = PTR_ERR(m->store);
 			m->store = NULL;

@@ -250,7 +250,8 @@ enum {
  * struct oreblk_member - one member device
  * @store: the ORE block store over its data range, or the stand-in
  *	(ore_missing_store_create()) for a missing member
- * @sb_file: the device opened for superblock I/O, or NULL when missing
+ * @sb_file: the device, opened once: superblock I/O, and the block store
+ *	shares it (ore_bdev_store_open_file()); NULL when missing
  * @uuid: the member's uuid
  * @path: device path, "" when missing
  * @flags: OREBLK_M_* bits

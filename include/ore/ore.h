@@ -25,6 +25,8 @@
  */
 
 struct ore_store;
+struct kstatfs;
+struct file;
 
 /**
  * struct ore_store_io - one read or write of one object store
@@ -76,6 +78,9 @@ struct ore_store_io {
  * @truncate: set the length of @oid to @size (creating it if needed)
  * @length: current length of @oid
  * @flush: make everything written to @oid (or to the store, @oid == 0) stable
+ * @statfs: the space of what holds the store (its directory's filesystem,
+ *	its block device range), for the user's statfs and ENOSPC checks;
+ *	call it through ore_store_statfs()
  * @release: free the store when its last reference goes
  */
 struct ore_store_ops {
@@ -85,6 +90,7 @@ struct ore_store_ops {
 	int (*truncate)(struct ore_store *store, u64 oid, u64 size);
 	int (*length)(struct ore_store *store, u64 oid, u64 *len);
 	int (*flush)(struct ore_store *store, u64 oid);
+	int (*statfs)(struct ore_store *store, struct kstatfs *buf);
 	void (*release)(struct ore_store *store);
 };
 
@@ -131,6 +137,9 @@ struct ore_store {
 struct ore_store *ore_file_store_open(const char *root, bool create);
 struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 				      void *holder);
+struct ore_store *ore_bdev_store_open_file(struct file *bdev_file, u64 start,
+					   u64 len);
+int ore_store_statfs(struct ore_store *store, struct kstatfs *buf);
 struct ore_store *ore_missing_store_create(const char *name);
 void ore_store_get(struct ore_store *store);
 void ore_store_put(struct ore_store *store);

@@ -13,6 +13,9 @@
 #include <linux/uidgid.h>
 #include <linux/capability.h>
 #include <linux/err.h>
+#include <linux/blkdev.h>
+#include <linux/file.h>
+#include <linux/statfs.h>
 
 #include "ore_test.h"
 
@@ -533,6 +536,7 @@ static void ot_missing_store(struct ot_ctx *ctx)
 {
 	long long live0 = atomic64_read(&ore_stats.stores_live);
 	u8 *buf = (u8 *)get_zeroed_page(GFP_KERNEL);
+	struct kstatfs st;
 	struct ore_store *s;
 	u64 len;
 
@@ -554,6 +558,7 @@ static void ot_missing_store(struct ot_ctx *ctx)
 	OT_EXPECT_EQ(ctx, s->ops->truncate(s, OT_OID_RW, 0), -EIO);
 	OT_EXPECT_EQ(ctx, s->ops->length(s, OT_OID_RW, &len), -EIO);
 	OT_EXPECT_EQ(ctx, s->ops->flush(s, 0), -EIO);
+	OT_EXPECT_EQ(ctx, ore_store_statfs(s, &st), -EIO);
 	ore_store_put(s);
 	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.stores_live), live0);
 out:
@@ -988,6 +993,86 @@ static void ot_bdev_exclusive(struct ot_ctx *ctx)
 		ore_store_put(b);
 }
 
+/*
+ * A block store over a device the caller opened: I/O through it, the
+ * claim stays the caller's (another holder is refused until the caller
+ * closes its file), in both release orders; statfs of the range.
+ */
+static void ot_bdev_open_file(struct ot_ctx *ctx)
+{
+	static int holder_a, holder_b;
+	struct kstatfs st;
+	struct ore_store *s, *b;
+	struct file *f;
+	u8 *buf;
+	int order;
+
+	if (!ctx->nr_bdevs) {
+		ot_skip(ctx, "not enough block devices (bdevs=)");
+		return;
+	}
+	buf = (u8 *)get_zeroed_page(GFP_KERNEL);
+	if (!OT_EXPECT(ctx, buf, "no memory"))
+		return;
+	for (order = 0; order < 2; order++) {
+		f = bdev_file_open_by_path(ctx->bdevs[0],
+					   BLK_OPEN_READ | BLK_OPEN_WRITE,
+					   &holder_a, NULL);
+		if (!OT_EXPECT(ctx, !IS_ERR(f), "open: %ld", PTR_ERR(f)))
+			break;
+		s = ore_bdev_store_open_file(f, 1 << 20, 1 << 20);
+		if (!OT_EXPECT(ctx, !IS_ERR(s), "store: %ld", PTR_ERR(s))) {
+			bdev_fput(f);
+			break;
+		}
+		OT_EXPECT(ctx, !strncmp(s->name, "/dev/", 5), "name %s",
+			  s->name);
+		b = ore_bdev_store_open_file(f, 100, 4096);
+		if (!OT_EXPECT_EQ(ctx, PTR_ERR_OR_ZERO(b), -EINVAL) &&
+		    !IS_ERR(b))
+			ore_store_put(b);
+		ot_fill(ctx, buf, PAGE_SIZE);
+		OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, 0, 4096, buf, PAGE_SIZE,
+					      true, false, PAGE_SIZE), 0);
+		OT_EXPECT_EQ(ctx, ore_store_statfs(s, &st), 0);
+		OT_EXPECT_EQ(ctx, st.f_blocks * st.f_bsize, 1 << 20);
+		OT_EXPECT_EQ(ctx, st.f_bavail, st.f_blocks);
+		b = ore_bdev_store_open(ctx->bdevs[0], 0, 0, &holder_b);
+		if (!OT_EXPECT_EQ(ctx, PTR_ERR_OR_ZERO(b), -EBUSY) &&
+		    !IS_ERR(b))
+			ore_store_put(b);
+		if (order) {		/* the caller closes first */
+			bdev_fput(f);
+			ore_store_put(s);
+		} else {
+			ore_store_put(s);
+			bdev_fput(f);
+		}
+		b = ore_bdev_store_open(ctx->bdevs[0], 0, 0, &holder_b);
+		if (OT_EXPECT(ctx, !IS_ERR(b), "after release: %ld",
+			      PTR_ERR(b)))
+			ore_store_put(b);
+	}
+	free_page((unsigned long)buf);
+}
+
+/* statfs of a file store: its directory's filesystem; -EIO once failed. */
+static void ot_file_statfs(struct ot_ctx *ctx)
+{
+	struct ore_store *s = ot_fstore(ctx, 0);
+	struct kstatfs st;
+
+	if (!s)
+		return;
+	OT_EXPECT_EQ(ctx, ore_store_statfs(s, &st), 0);
+	OT_EXPECT(ctx, st.f_blocks && st.f_bsize &&
+		  st.f_bfree <= st.f_blocks, "blocks %llu bsize %ld free %llu",
+		  st.f_blocks, st.f_bsize, st.f_bfree);
+	ore_store_set_state(s, ORE_STORE_FAILED);
+	OT_EXPECT_EQ(ctx, ore_store_statfs(s, &st), -EIO);
+	ore_store_set_state(s, ORE_STORE_IN_SYNC);
+}
+
 /* The last case: every store released, no backing file left open. */
 static void ot_no_leaks(struct ot_ctx *ctx)
 {
@@ -1011,6 +1096,7 @@ const struct ot_case ot_store_cases[] = {
 	{ "file_create_truncate_length_remove", ot_file_objects },
 	{ "file_fua_flush", ot_file_fua_flush },
 	{ "file_failed_store", ot_file_failed },
+	{ "file_statfs", ot_file_statfs },
 	{ "file_bad_request", ot_file_bad_request },
 	{ "file_concurrent", ot_file_concurrent },
 	{ "file_many_objects", ot_file_many_objects },
@@ -1020,6 +1106,7 @@ const struct ot_case ot_store_cases[] = {
 	{ "bdev_chained_bios", ot_bdev_chain },
 	{ "bdev_range", ot_bdev_range },
 	{ "bdev_exclusive", ot_bdev_exclusive },
+	{ "bdev_open_file_caller_keeps_claim", ot_bdev_open_file },
 };
 
 const unsigned int ot_nr_store_cases = ARRAY_SIZE(ot_store_cases);
