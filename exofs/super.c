@@ -513,7 +513,7 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 			pr_warn(EXOFS_PFX "store %u: given as missing\n", i);
 			continue;
 		}
-		store = ore_file_store_open(st->path, false);
+		store = ore_file_store_open(st->path);
 		if (IS_ERR(store)) {
 			pr_warn(EXOFS_PFX "store %u (%s): cannot open: %ld\n",
 				i, st->path, PTR_ERR(store));

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internal declarations of ore.ko, in sections named after the file that
- * defines them.
+ * defines them. Every file that prints defines pr_fmt() as
+ * KBUILD_MODNAME ": " before its includes, so messages read "ore: ...".
  */
 #ifndef _ORE_INTERNAL_H
 #define _ORE_INTERNAL_H
 
 #include <ore/ore.h>
-
-#define ORE_PFX "ore: "
 
 /* main.c */
 extern struct workqueue_struct *ore_wq;

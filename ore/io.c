@@ -16,14 +16,18 @@
  *     repaired from mirrors or parity in ore_wq; writes check that every
  *     group kept enough components; then the caller's done() runs.
  *
- * Parity writes that cover only part of a stripe run stage 1 in ore_wq,
- * because they first wait for the reads of read-4-write.
+ * Parity writes that cover only part of a stripe are planned in the
+ * writer's context (the read-4-write choice and its reads, never waiting);
+ * when those reads are over, their parity and writes are finished in
+ * ore_wq (ore_write_finish()), or at once when the cache held everything.
  *
  * Locking: an I/O state is owned by one caller; ORE takes no lock on the
  * data path. Two I/O states writing the same stripe of a parity layout at
  * once race on its parity: the caller serializes them (exofs by page locks
  * and writeback, oreblk by its stripe locks).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -171,7 +175,7 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 		 */
 		atomic64_inc(&ore_stats.missing_comps);
 		atomic_inc(&sio->store->nr_errors);
-		pr_warn_ratelimited(ORE_PFX "object 0x%llx component %u is missing on store %s (%s at offset %llu len %u): a lost component\n",
+		pr_warn_ratelimited("object 0x%llx component %u is missing on store %s (%s at offset %llu len %u): a lost component\n",
 				    sio->oid, sub->comp, sio->store->name,
 				    sio->write ? "write" : "read", sio->offset,
 				    sio->len);
@@ -180,7 +184,7 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 		WRITE_ONCE(batch->failed, true);
 	} else if (sio->error) {
 		/* the store counted it in nr_errors */
-		pr_err_ratelimited(ORE_PFX "%s of object 0x%llx component %u on store %s at offset %llu len %u failed: %d\n",
+		pr_err_ratelimited("%s of object 0x%llx component %u on store %s at offset %llu len %u failed: %d\n",
 				   sio->write ? "write" : "read", sio->oid,
 				   sub->comp, sio->store->name, sio->offset,
 				   sio->len, sio->error);
@@ -536,7 +540,7 @@ static int ore_rebuild_range(struct ore_io_state *ios, u32 group, u32 pos,
 			fail[nfail++] = col;
 		}
 		if (nfail > (int)layout->parity) {
-			pr_err(ORE_PFX "object 0x%llx: cannot rebuild offset %llu of group %u: %d components lost, parity %u\n",
+			pr_err("object 0x%llx: cannot rebuild offset %llu of group %u: %d components lost, parity %u\n",
 			       ios->oc->oid, off, group, nfail, layout->parity);
 			err = -EIO;
 			break;
@@ -634,7 +638,7 @@ static int ore_check_range(struct ore_io_state *ios, u64 *len)
 	u64 l = ios->length;
 
 	if (!ios->length || !IS_ALIGNED(ios->offset, PAGE_SIZE)) {
-		pr_err(ORE_PFX "object 0x%llx: bad I/O range offset %llu length %llu\n",
+		pr_err("object 0x%llx: bad I/O range offset %llu length %llu\n",
 		       ios->oc->oid, ios->offset, ios->length);
 		return -EINVAL;
 	}
@@ -645,7 +649,7 @@ static int ore_check_range(struct ore_io_state *ios, u64 *len)
 	if (ios->kind == ORE_IO_READ || ios->layout->parity)
 		l = round_up(l, PAGE_SIZE);
 	if (ios->nr_pages < DIV_ROUND_UP(l, PAGE_SIZE)) {
-		pr_err(ORE_PFX "object 0x%llx: %u pages for %llu bytes\n",
+		pr_err("object 0x%llx: %u pages for %llu bytes\n",
 		       ios->oc->oid, ios->nr_pages, l);
 		return -EINVAL;
 	}
@@ -669,6 +673,28 @@ static int ore_start(struct ore_io_state *ios, struct ore_batch *batch)
 	return ios->error;
 }
 
+/*
+ * Map [@ios->offset, + @len) of @pages (NULL: a discard) onto one batch of
+ * component reads or writes, without parity, and start it.
+ */
+static int ore_start_data(struct ore_io_state *ios,
+			  void (*done)(struct ore_batch *batch), u64 len,
+			  struct page **pages, bool write)
+{
+	struct ore_batch *batch;
+	int err;
+
+	batch = ore_batch_alloc(ios, done);
+	if (!batch)
+		return -ENOMEM;
+	err = ore_map_data(batch, ios->offset, len, pages, write);
+	if (err) {
+		ore_batch_free(batch);
+		return err;
+	}
+	return ore_start(ios, batch);
+}
+
 /**
  * ore_read() - read a logical range of an object
  * @ios: an I/O state from ore_get_rw_state() with @pages set
@@ -683,22 +709,13 @@ static int ore_start(struct ore_io_state *ios, struct ore_batch *batch)
  */
 int ore_read(struct ore_io_state *ios)
 {
-	struct ore_batch *batch;
 	u64 len;
 	int err;
 
 	err = ore_check_range(ios, &len);
 	if (err)
 		return err;
-	batch = ore_batch_alloc(ios, ore_read_done);
-	if (!batch)
-		return -ENOMEM;
-	err = ore_map_data(batch, ios->offset, len, ios->pages, false);
-	if (err) {
-		ore_batch_free(batch);
-		return err;
-	}
-	return ore_start(ios, batch);
+	return ore_start_data(ios, ore_read_done, len, ios->pages, false);
 }
 EXPORT_SYMBOL_GPL(ore_read);
 
@@ -1029,7 +1046,7 @@ static int ore_pstripe_plan(struct ore_io_state *ios,
 				     si->row * layout->stripe_unit,
 				     layout->stripe_unit);
 	if (dead > layout->parity) {
-		pr_err(ORE_PFX "object 0x%llx: stripe at %llu has %u components lost, parity %u\n",
+		pr_err("object 0x%llx: stripe at %llu has %u components lost, parity %u\n",
 		       ios->oc->oid, si->first_stripe_start, dead,
 		       layout->parity);
 		err = -EIO;
@@ -1386,26 +1403,15 @@ EXPORT_SYMBOL_GPL(ore_write);
  */
 int ore_discard(struct ore_io_state *ios)
 {
-	struct ore_batch *batch;
-	int err;
-
 	if (ios->layout->parity)
 		return -EOPNOTSUPP;
 	if (ios->kind != ORE_IO_WRITE || !ios->length ||
 	    !IS_ALIGNED(ios->offset, PAGE_SIZE)) {
-		pr_err(ORE_PFX "object 0x%llx: bad discard offset %llu length %llu\n",
+		pr_err("object 0x%llx: bad discard offset %llu length %llu\n",
 		       ios->oc->oid, ios->offset, ios->length);
 		return -EINVAL;
 	}
-	batch = ore_batch_alloc(ios, ore_write_done);
-	if (!batch)
-		return -ENOMEM;
-	err = ore_map_data(batch, ios->offset, ios->length, NULL, true);
-	if (err) {
-		ore_batch_free(batch);
-		return err;
-	}
-	return ore_start(ios, batch);
+	return ore_start_data(ios, ore_write_done, ios->length, NULL, true);
 }
 EXPORT_SYMBOL_GPL(ore_discard);
 
@@ -1427,7 +1433,7 @@ static int ore_alloc_ios(const struct ore_layout *layout,
 	struct ore_io_state *ios;
 
 	if (!layout->num_comps || layout->num_comps > oc->numdevs) {
-		pr_err(ORE_PFX "object 0x%llx: layout of %u components over %u devices\n",
+		pr_err("object 0x%llx: layout of %u components over %u devices\n",
 		       oc->oid, layout->num_comps, oc->numdevs);
 		return -EINVAL;
 	}
@@ -1440,7 +1446,6 @@ static int ore_alloc_ios(const struct ore_layout *layout,
 	ios->layout = layout;
 	ios->oc = oc;
 	ios->failed_comp = -1;
-	kref_init(&ios->kref);
 	INIT_LIST_HEAD(&ios->own_pages);
 	INIT_LIST_HEAD(&ios->pstripes);
 	atomic64_inc(&ore_stats.ios_live);
@@ -1485,19 +1490,9 @@ EXPORT_SYMBOL_GPL(ore_get_rw_state);
 int ore_get_io_state(const struct ore_layout *layout,
 		     struct ore_components *oc, struct ore_io_state **pios)
 {
-	return ore_alloc_ios(layout, oc, ORE_IO_CREATE, pios);
+	return ore_alloc_ios(layout, oc, ORE_IO_OBJECT, pios);
 }
 EXPORT_SYMBOL_GPL(ore_get_io_state);
-
-static void ore_ios_release(struct kref *kref)
-{
-	struct ore_io_state *ios = container_of(kref, struct ore_io_state,
-						kref);
-
-	ore_free_own_pages(ios);
-	kfree(ios);
-	atomic64_dec(&ore_stats.ios_live);
-}
 
 /**
  * ore_put_io_state() - free an I/O state whose I/O is over
@@ -1505,8 +1500,11 @@ static void ore_ios_release(struct kref *kref)
  */
 void ore_put_io_state(struct ore_io_state *ios)
 {
-	if (ios)
-		kref_put(&ios->kref, ore_ios_release);
+	if (!ios)
+		return;
+	ore_free_own_pages(ios);
+	kfree(ios);
+	atomic64_dec(&ore_stats.ios_live);
 }
 EXPORT_SYMBOL_GPL(ore_put_io_state);
 
@@ -1550,7 +1548,7 @@ int ore_verify_layout(u32 num_devs, struct ore_layout *layout)
 	int err = ore_layout_check(layout, num_devs, &why);
 
 	if (err)
-		pr_err(ORE_PFX "bad layout (raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, mirrors_p1 %u, %u devices): %s\n",
+		pr_err("bad layout (raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, mirrors_p1 %u, %u devices): %s\n",
 		       layout->raid_algorithm, layout->stripe_unit,
 		       layout->group_width, layout->group_depth,
 		       layout->group_count, layout->mirrors_p1, num_devs, why);
@@ -1584,7 +1582,7 @@ static int ore_for_each_comp(struct ore_io_state *ios,
 		}
 		err = op(store, comp, ios->oc->oid, arg);
 		if (err && err != ignore) {
-			pr_err(ORE_PFX "object 0x%llx on store %s: %d\n",
+			pr_err("object 0x%llx on store %s: %d\n",
 			       ios->oc->oid, store->name, err);
 			atomic_inc(&store->nr_errors);
 			ore_note_failure(ios, comp, 0, err);
@@ -1662,7 +1660,6 @@ int ore_remove(struct ore_io_state *ios)
 {
 	int err;
 
-	ios->kind = ORE_IO_REMOVE;
 	err = ore_for_each_comp(ios, ore_op_remove, NULL, -ENOENT);
 	ore_ios_complete_sync(ios, err);
 	return err;
@@ -1830,11 +1827,13 @@ static bool ore_comp_last_byte(const struct ore_layout *layout, u32 comp,
  * @oc: the object's components
  * @size: receives the length
  *
- * Derived from the component lengths (the extent of the furthest data byte
- * stored); callers that keep the length themselves (exofs) need not call
+ * Derived from the lengths of the components on in-sync stores (the
+ * extent of the furthest data byte stored); a component that does not
+ * answer is passed over, so with too many of them the length may come out
+ * short. Callers that keep the length themselves (exofs) need not call
  * this.
  *
- * Return: 0 or a negative errno when no mirror of a component answers.
+ * Return: 0.
  */
 int ore_length(const struct ore_layout *layout, struct ore_components *oc,
 	       u64 *size)

@@ -2,6 +2,8 @@
 /*
  * ORE - the Objects RAID Engine: module init and exit.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
@@ -29,7 +31,7 @@ static int __init ore_init(void)
 		ore_pages_exit();
 		return -ENOMEM;
 	}
-	pr_info(ORE_PFX "Objects RAID Engine loaded (RAID0/1/4/5/6)\n");
+	pr_info("Objects RAID Engine loaded (RAID0/1/4/5/6)\n");
 	return 0;
 }
 
@@ -38,7 +40,7 @@ static void __exit ore_exit(void)
 	destroy_workqueue(ore_wq);
 	ore_pages_exit();
 	if (atomic64_read(&ore_stats.ios_live))
-		pr_err(ORE_PFX "%lld I/O states leaked\n",
+		pr_err("%lld I/O states leaked\n",
 		       atomic64_read(&ore_stats.ios_live));
 }
 

@@ -61,9 +61,11 @@ int ore_recover_pages(const struct ore_layout *layout, void **ptrs,
 		swap(faila, failb);
 
 	if (failb < 0 && (faila < dw || layout->parity == 1)) {
-		/* One column lost: it is the XOR of the others and P. */
-		if (faila > dw)		/* Q alone lost: regenerate P+Q */
-			goto regen;
+		/*
+		 * One data column lost, or P of a single-parity layout: it
+		 * is the XOR of the others and P. (Q alone, faila == dw + 1,
+		 * only exists with two parities and is regenerated below.)
+		 */
 		for (i = 0; i <= dw; i++)
 			if (i != faila)
 				srcs[n++] = ptrs[i];

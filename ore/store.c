@@ -13,6 +13,8 @@
  *  - The caller keeps its reference to the store, and the ore_store_io with
  *    its bvec array and pages, until ->end_io has been called.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -107,10 +109,10 @@ void ore_store_set_state(struct ore_store *store, enum ore_store_state state)
 	if (old == state)
 		return;
 	if (state == ORE_STORE_FAILED)
-		pr_warn(ORE_PFX "store %s marked failed (was %s)\n",
+		pr_warn("store %s marked failed (was %s)\n",
 			store->name, ore_store_state_names[old]);
 	else
-		pr_info(ORE_PFX "store %s %s (was %s)\n", store->name,
+		pr_info("store %s %s (was %s)\n", store->name,
 			ore_store_state_names[state],
 			ore_store_state_names[old]);
 }
@@ -294,7 +296,7 @@ bool ore_store_io_start(struct ore_store_io *sio)
 	if (sio->discard)
 		bytes = sio->len;	/* no memory */
 	if (bytes != sio->len) {
-		pr_err(ORE_PFX "store %s: oid 0x%llx offset %llu: %s of %u bytes has %llu bytes in %u bvecs\n",
+		pr_err("store %s: oid 0x%llx offset %llu: %s of %u bytes has %llu bytes in %u bvecs\n",
 		       store->name, sio->oid, sio->offset,
 		       sio->write ? "write" : "read", sio->len, bytes,
 		       sio->nr_bvec);

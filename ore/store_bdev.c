@@ -24,6 +24,8 @@
  * parked bios of this pool are handed to the rescuer, submitted, and
  * their completion refills it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -75,7 +77,7 @@ static void ore_bdev_end_io(struct bio *bio)
 	bio_put(bio);
 	if (error) {
 		atomic_inc(&sio->store->nr_errors);
-		pr_err_ratelimited(ORE_PFX "store %s: offset %llu: %s of %u bytes failed: %d\n",
+		pr_err_ratelimited("store %s: offset %llu: %s of %u bytes failed: %d\n",
 				   sio->store->name, sio->offset,
 				   sio->write ? "write" : "read", sio->len,
 				   error);
@@ -140,7 +142,7 @@ static void ore_bdev_discard_end_io(struct bio *bio)
 	struct ore_store_io *sio = bio->bi_private;
 
 	if (bio->bi_status && bio->bi_status != BLK_STS_NOTSUPP)
-		pr_warn_ratelimited(ORE_PFX "store %s: offset %llu: discard of %u bytes failed: %d (the data stays)\n",
+		pr_warn_ratelimited("store %s: offset %llu: discard of %u bytes failed: %d (the data stays)\n",
 				    sio->store->name, sio->offset, sio->len,
 				    blk_status_to_errno(bio->bi_status));
 	bio_put(bio);
@@ -187,7 +189,7 @@ static void ore_bdev_submit(struct ore_store_io *sio)
 		return;
 	}
 	if (!ore_bdev_aligned(bs, sio)) {
-		pr_err_ratelimited(ORE_PFX "store %s: offset %llu: %s of %u bytes is not aligned to the %u-byte logical block\n",
+		pr_err_ratelimited("store %s: offset %llu: %s of %u bytes is not aligned to the %u-byte logical block\n",
 				   sio->store->name, sio->offset,
 				   sio->write ? "write" : "read", sio->len,
 				   bs->lbs_mask + 1);
@@ -196,7 +198,7 @@ static void ore_bdev_submit(struct ore_store_io *sio)
 	}
 	if (sio->offset >= bs->len || sio->len > bs->len - sio->offset) {
 		if (sio->write) {
-			pr_err_ratelimited(ORE_PFX "store %s: write of %u bytes at offset %llu is past the end of the %llu-byte store\n",
+			pr_err_ratelimited("store %s: write of %u bytes at offset %llu is past the end of the %llu-byte store\n",
 					   sio->store->name, sio->len,
 					   sio->offset, bs->len);
 			ore_store_io_done(sio, -ENOSPC);
@@ -263,7 +265,7 @@ static int ore_bdev_flush(struct ore_store *store, u64 oid)
 		return -EIO;
 	err = blkdev_issue_flush(to_bdev_store(store)->bdev);
 	if (err)
-		pr_err(ORE_PFX "store %s: cache flush failed: %d\n",
+		pr_err("store %s: cache flush failed: %d\n",
 		       store->name, err);
 	return err;
 }
@@ -320,12 +322,12 @@ static struct ore_store *ore_bdev_store_new(struct file *bdev_file, u64 start,
 	struct ore_bdev_store *bs;
 
 	if ((start | len) & (lbs - 1)) {
-		pr_err(ORE_PFX "block store %s: range %llu+%llu is not aligned to the %u-byte logical block\n",
+		pr_err("block store %s: range %llu+%llu is not aligned to the %u-byte logical block\n",
 		       name, start, len, lbs);
 		return ERR_PTR(-EINVAL);
 	}
 	if (start >= size || len > size - start) {
-		pr_err(ORE_PFX "block store %s: range %llu+%llu does not fit the %llu-byte device\n",
+		pr_err("block store %s: range %llu+%llu does not fit the %llu-byte device\n",
 		       name, start, len, size);
 		return ERR_PTR(-EINVAL);
 	}
@@ -337,7 +339,7 @@ static struct ore_store *ore_bdev_store_new(struct file *bdev_file, u64 start,
 		return ERR_PTR(-ENOMEM);
 	if (bioset_init(&bs->bio_set, ORE_BDEV_POOL_SIZE, 0,
 			BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER)) {
-		pr_err(ORE_PFX "block store %s: no memory for its bio pool\n",
+		pr_err("block store %s: no memory for its bio pool\n",
 		       name);
 		kfree(bs);
 		return ERR_PTR(-ENOMEM);
@@ -378,7 +380,7 @@ struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 	bdev_file = bdev_file_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE,
 					   holder, NULL);
 	if (IS_ERR(bdev_file)) {
-		pr_err(ORE_PFX "block store %s: cannot open the device: %ld\n",
+		pr_err("block store %s: cannot open the device: %ld\n",
 		       path, PTR_ERR(bdev_file));
 		return ERR_CAST(bdev_file);
 	}

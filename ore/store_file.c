@@ -32,6 +32,8 @@
  * is called from the direct I/O completion (bio completion: hard or soft
  * interrupt), from the store's workqueue, or from ->submit() itself.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -288,7 +290,7 @@ static struct file *ore_file_open_existing(struct ore_file_store *fs,
 		return ERR_PTR(err);
 	inode = d_inode(path.dentry);
 	if (!d_is_reg(path.dentry)) {
-		pr_err_ratelimited(ORE_PFX "store %s: oid 0x%llx: %s/%s is %s, not a regular file: the component is refused\n",
+		pr_err_ratelimited("store %s: oid 0x%llx: %s/%s is %s, not a regular file: the component is refused\n",
 				   fs->store.name, oid, fs->store.name, name,
 				   ore_file_type_name(inode ? inode->i_mode : 0));
 		file = ERR_PTR(-EUCLEAN);
@@ -398,7 +400,7 @@ static void ore_file_io_finish(struct ore_file_io *fio, long error)
 		fallthrough;
 	default:
 		atomic_inc(&sio->store->nr_errors);
-		pr_err_ratelimited(ORE_PFX "store %s: oid 0x%llx offset %llu: %s of %u bytes failed at byte %u: %ld\n",
+		pr_err_ratelimited("store %s: oid 0x%llx offset %llu: %s of %u bytes failed at byte %u: %ld\n",
 				   sio->store->name, sio->oid, sio->offset,
 				   sio->write ? "write" : "read", sio->len,
 				   fio->done, error);
@@ -644,7 +646,7 @@ static void ore_file_discard(struct ore_store_io *sio)
 	}
 	memalloc_nofs_restore(nofs);
 	if (err && err != -ENOENT && err != -EOPNOTSUPP)
-		pr_warn_ratelimited(ORE_PFX "store %s: oid 0x%llx offset %llu: discard of %u bytes failed: %d (the data stays)\n",
+		pr_warn_ratelimited("store %s: oid 0x%llx offset %llu: discard of %u bytes failed: %d (the data stays)\n",
 				    sio->store->name, sio->oid, sio->offset,
 				    sio->len, err);
 	ore_store_io_done(sio, 0);
@@ -694,7 +696,7 @@ static void ore_file_start(struct ore_store_io *sio)
 			ore_store_io_done(sio, -ENOENT);
 		} else {
 			atomic_inc(&sio->store->nr_errors);
-			pr_err_ratelimited(ORE_PFX "store %s: oid 0x%llx offset %llu: cannot open the object's file: %ld\n",
+			pr_err_ratelimited("store %s: oid 0x%llx offset %llu: cannot open the object's file: %ld\n",
 					   sio->store->name, sio->oid,
 					   sio->offset, PTR_ERR(fo));
 			ore_store_io_done(sio, PTR_ERR(fo));
@@ -753,7 +755,7 @@ static int ore_file_create(struct ore_store *store, u64 oid)
 	revert_creds(old_cred);
 	if (IS_ERR(file)) {
 		if (PTR_ERR(file) != -EEXIST)
-			pr_err(ORE_PFX "store %s: cannot create object 0x%llx: %ld\n",
+			pr_err("store %s: cannot create object 0x%llx: %ld\n",
 			       store->name, oid, PTR_ERR(file));
 		return PTR_ERR(file);
 	}
@@ -800,7 +802,7 @@ out_unlock:
 out_creds:
 	revert_creds(old_cred);
 	if (err && err != -ENOENT)
-		pr_err(ORE_PFX "store %s: cannot remove object 0x%llx: %d\n",
+		pr_err("store %s: cannot remove object 0x%llx: %d\n",
 		       store->name, oid, err);
 	return err;
 }
@@ -827,7 +829,7 @@ static int ore_file_truncate(struct ore_store *store, u64 oid, u64 size)
 	ore_file_obj_put(fo, false);
 out:
 	if (err)
-		pr_err(ORE_PFX "store %s: cannot truncate object 0x%llx to %llu: %ld\n",
+		pr_err("store %s: cannot truncate object 0x%llx to %llu: %ld\n",
 		       store->name, oid, size, err);
 	return err;
 }
@@ -851,7 +853,7 @@ static int ore_file_length(struct ore_store *store, u64 oid, u64 *len)
 	revert_creds(old_cred);
 	ore_file_obj_put(fo, false);
 	if (err) {
-		pr_err(ORE_PFX "store %s: cannot stat object 0x%llx: %d\n",
+		pr_err("store %s: cannot stat object 0x%llx: %d\n",
 		       store->name, oid, err);
 		return err;
 	}
@@ -904,7 +906,7 @@ static int ore_file_flush(struct ore_store *store, u64 oid)
 	}
 	revert_creds(old_cred);
 	if (err)
-		pr_err(ORE_PFX "store %s: flush of object 0x%llx failed: %d\n",
+		pr_err("store %s: flush of object 0x%llx failed: %d\n",
 		       store->name, oid, err);
 	return err;
 }
@@ -949,21 +951,20 @@ static const struct ore_store_ops ore_file_store_ops = {
 /**
  * ore_file_store_open - open a directory as an object store
  * @root: absolute path of the directory, on any mounted filesystem
- * @create: the caller is making a new store. Reserved: the directory must
- *	exist either way and may or may not hold objects already; nothing is
- *	created until objects are written.
  *
- * Objects are the files "<root>/<oid in lowercase hex>". The store keeps
- * the credentials of the caller and uses them for all its work, also from
- * other threads. The directory must be writable by the caller. Must be
- * called from process context.
+ * The directory must exist and may or may not hold objects already;
+ * nothing is created until objects are written. Objects are the files
+ * "<root>/<oid in lowercase hex>". The store keeps the credentials of the
+ * caller and uses them for all its work, also from other threads. The
+ * directory must be writable by the caller. Must be called from process
+ * context.
  *
  * Return: the store with one reference (drop it with ore_store_put()), or
  * ERR_PTR: -ENOENT when @root does not exist, -ENOTDIR when it is not a
  * directory, -EACCES when the caller may not create files in it, -EROFS on
  * a read-only filesystem, -ENOMEM.
  */
-struct ore_store *ore_file_store_open(const char *root, bool create)
+struct ore_store *ore_file_store_open(const char *root)
 {
 	struct ore_file_store *fs;
 	struct file *dir;
@@ -972,14 +973,14 @@ struct ore_store *ore_file_store_open(const char *root, bool create)
 	dir = filp_open(root, O_RDONLY | O_DIRECTORY | O_LARGEFILE, 0);
 	if (IS_ERR(dir)) {
 		err = PTR_ERR(dir);
-		pr_err(ORE_PFX "file store %s: cannot open the directory: %d\n",
+		pr_err("file store %s: cannot open the directory: %d\n",
 		       root, err);
 		return ERR_PTR(err);
 	}
 	err = inode_permission(file_mnt_idmap(dir), file_inode(dir),
 			       MAY_WRITE | MAY_EXEC);
 	if (err) {
-		pr_err(ORE_PFX "file store %s: cannot create objects in the directory: %d\n",
+		pr_err("file store %s: cannot create objects in the directory: %d\n",
 		       root, err);
 		goto out_dir;
 	}
@@ -1004,8 +1005,7 @@ struct ore_store *ore_file_store_open(const char *root, bool create)
 	hash_init(fs->hash);
 	INIT_LIST_HEAD(&fs->lru);
 	ore_store_init(&fs->store, &ore_file_store_ops, root);
-	pr_debug(ORE_PFX "file store %s open%s\n", root,
-		 create ? " (new)" : "");
+	pr_debug("file store %s open\n", root);
 	return &fs->store;
 
 out_free:
@@ -1013,7 +1013,7 @@ out_free:
 out_dir:
 	fput(dir);
 	if (err == -ENOMEM)
-		pr_err(ORE_PFX "file store %s: out of memory\n", root);
+		pr_err("file store %s: out of memory\n", root);
 	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_GPL(ore_file_store_open);

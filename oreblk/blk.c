@@ -25,8 +25,9 @@
  *
  * Contexts: ->submit_bio must not wait for I/O (its own bios to the
  * members are not submitted before it returns), and nothing here does:
- * ORE maps and computes full-stripe parity in the caller's context and
- * plans partial stripes in its own workqueue; pieces that waited for a
+ * ORE maps and computes full-stripe parity in the caller's context, plans
+ * partial stripes there too (starting their reads, never waiting) and
+ * finishes them in its own workqueue; pieces that waited for a
  * lock, and cache flushes (synchronous), run from oreblk_wq. ORE's
  * completion runs in any context, and the bio ends there.
  */
@@ -218,8 +219,14 @@ void oreblk_piece_start_work(struct work_struct *work)
 	oreblk_piece_start(container_of(work, struct oreblk_piece, work));
 }
 
+/* How a piece is done (oreblk_add_piece()). */
+enum {
+	OREBLK_PIECE_LOCKED	= 1 << 0,	/* takes its stripe locks */
+	OREBLK_PIECE_PARTIAL	= 1 << 1,	/* a partial stripe: the cache */
+};
+
 static void oreblk_add_piece(struct oreblk_cmd *cmd, u64 offset, u64 length,
-			     bool locked, bool partial)
+			     unsigned int how)
 {
 	struct oreblk_array *arr = cmd->arr;
 	struct oreblk_piece *piece = &cmd->pieces[cmd->nr_pieces];
@@ -238,8 +245,8 @@ static void oreblk_add_piece(struct oreblk_cmd *cmd, u64 offset, u64 length,
 	piece->last_stripe = div64_u64(offset + length - 1, U);
 	piece->next_stripe = piece->first_stripe;
 	piece->ents = &cmd->ents[ent0];
-	piece->locked = locked;
-	piece->partial = partial;
+	piece->locked = how & OREBLK_PIECE_LOCKED;
+	piece->partial = how & OREBLK_PIECE_PARTIAL;
 	piece->retried = false;
 	piece->ios = NULL;
 	cmd->nr_pieces++;
@@ -257,16 +264,19 @@ static void oreblk_plan(struct oreblk_cmd *cmd)
 	if (!cmd->write || !arr->layout.parity) {
 		lock = arr->redundant &&
 		       (cmd->write || atomic_read(&arr->nr_failed));
-		oreblk_add_piece(cmd, off, len, lock, false);
+		oreblk_add_piece(cmd, off, len, lock ? OREBLK_PIECE_LOCKED : 0);
 		return;
 	}
 	ore_layout_cut(&arr->layout, off, len, &cut);
 	if (cut.head_len)
-		oreblk_add_piece(cmd, cut.head_off, cut.head_len, true, true);
+		oreblk_add_piece(cmd, cut.head_off, cut.head_len,
+				 OREBLK_PIECE_LOCKED | OREBLK_PIECE_PARTIAL);
 	if (cut.full_len)
-		oreblk_add_piece(cmd, cut.full_off, cut.full_len, true, false);
+		oreblk_add_piece(cmd, cut.full_off, cut.full_len,
+				 OREBLK_PIECE_LOCKED);
 	if (cut.tail_len)
-		oreblk_add_piece(cmd, cut.tail_off, cut.tail_len, true, true);
+		oreblk_add_piece(cmd, cut.tail_off, cut.tail_len,
+				 OREBLK_PIECE_LOCKED | OREBLK_PIECE_PARTIAL);
 }
 
 /*

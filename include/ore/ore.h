@@ -134,7 +134,7 @@ struct ore_store {
 /* Backing files a file store keeps open (least recently used closed first). */
 #define ORE_FILE_STORE_OPEN_MAX	1024
 
-struct ore_store *ore_file_store_open(const char *root, bool create);
+struct ore_store *ore_file_store_open(const char *root);
 struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 				      void *holder);
 struct ore_store *ore_bdev_store_open_file(struct file *bdev_file, u64 start,
@@ -212,8 +212,7 @@ typedef void (*ore_io_done_fn)(struct ore_io_state *ios, void *private);
 enum ore_io_kind {
 	ORE_IO_READ,
 	ORE_IO_WRITE,
-	ORE_IO_CREATE,
-	ORE_IO_REMOVE,
+	ORE_IO_OBJECT,	/* from ore_get_io_state(): ore_create(), ore_remove() */
 };
 
 /**
@@ -271,7 +270,6 @@ struct ore_io_state {
 	u32 stats_partial_stripes;
 
 	/* private to ORE */
-	struct kref kref;
 	atomic_t pending;
 	struct completion *sync_done;
 	struct work_struct work;

@@ -163,10 +163,10 @@ static void ot_file_open_missing(struct ot_ctx *ctx)
 	path = kasprintf(GFP_KERNEL, "%s/no-such-dir", ctx->dirs[0]);
 	if (!OT_EXPECT(ctx, path, "no memory"))
 		return;
-	s = ore_file_store_open(path, false);
+	s = ore_file_store_open(path);
 	if (!OT_EXPECT_EQ(ctx, PTR_ERR_OR_ZERO(s), -ENOENT) && !IS_ERR(s))
 		ore_store_put(s);
-	s = ore_file_store_open("relative/path", false);
+	s = ore_file_store_open("relative/path");
 	if (!OT_EXPECT(ctx, IS_ERR(s), "relative path opened"))
 		ore_store_put(s);
 	kfree(path);
@@ -182,7 +182,7 @@ static void ot_file_open(struct ot_ctx *ctx)
 	if (!ctx->nr_dirs)
 		return ot_skip(ctx, "no dirs=");
 	for (i = 0; i < ctx->nr_dirs; i++) {
-		s = ore_file_store_open(ctx->dirs[i], i == 0);
+		s = ore_file_store_open(ctx->dirs[i]);
 		if (!OT_EXPECT(ctx, !IS_ERR(s), "open %s: %ld", ctx->dirs[i],
 			       PTR_ERR(s)))
 			continue;
@@ -219,7 +219,7 @@ static void ot_file_open_notdir(struct ot_ctx *ctx)
 	err = ot_store_rw(ctx, s, OT_OID_NOTDIR, 0, data, strlen(data), true,
 			  false, 0);
 	OT_EXPECT_EQ(ctx, err, 0);
-	bad = ore_file_store_open(path, false);
+	bad = ore_file_store_open(path);
 	if (!OT_EXPECT_EQ(ctx, PTR_ERR_OR_ZERO(bad), -ENOTDIR) && !IS_ERR(bad))
 		ore_store_put(bad);
 	OT_EXPECT_EQ(ctx, s->ops->remove(s, OT_OID_NOTDIR), 0);
@@ -246,7 +246,7 @@ static void ot_file_open_eacces(struct ot_ctx *ctx)
 	nobody->egid = nobody->fsgid;
 	cap_clear(nobody->cap_effective);
 	old = override_creds(nobody);
-	s = ore_file_store_open(ctx->dirs[0], false);
+	s = ore_file_store_open(ctx->dirs[0]);
 	revert_creds(old);
 	put_cred(nobody);
 	if (!OT_EXPECT_EQ(ctx, PTR_ERR_OR_ZERO(s), -EACCES) && !IS_ERR(s))
@@ -756,7 +756,7 @@ static void ot_file_enospc(struct ot_ctx *ctx)
 
 	if (!ctx->fulldir)
 		return ot_skip(ctx, "no fulldir=");
-	s = ore_file_store_open(ctx->fulldir, true);
+	s = ore_file_store_open(ctx->fulldir);
 	if (!OT_EXPECT(ctx, !IS_ERR(s), "open %s: %ld", ctx->fulldir,
 		       PTR_ERR(s)))
 		return;
