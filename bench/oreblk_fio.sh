@@ -21,10 +21,16 @@
 # levels=5+6 (default both), rounds=N (default 1: run the whole oreblk
 # then md sequence N times, alternating which goes first, and report the
 # mean; the host is shared, so single runs are noisy), perf (profile every
-# job with perf record -a -e cpu-clock and print the top symbols).
+# job with perf record -a -e cpu-clock and print the top symbols),
+# rmw=both (RAID6: run oreblk a second time with ore.raid6_rmw=0, always
+# reconstruct-write, reported as "raid6rcw": before/after of RAID6
+# read-modify-write in one run). levels=6w is RAID6 over 8 disks (needs
+# --disks 8), where RAID6 rmw reads fewer pages than rcw for a 4 KiB write
+# (3 against 5; over 6 disks it is 3 against 3, a tie that stays rcw).
 . /ore/tests/lib.sh
 
 RUNTIME=20 SIZE=1G JOBS="seqwrite seqread randwrite randread" LEVELS="5 6" PERF="" ROUNDS=1
+RMW=
 shift	# the stage
 for a in "$@"; do
 	case $a in
@@ -34,6 +40,7 @@ for a in "$@"; do
 	levels=*) LEVELS=$(echo "${a#levels=}" | tr + ' ') ;;
 	rounds=*) ROUNDS=${a#rounds=} ;;
 	perf) PERF=1 ;;
+	rmw=both) RMW=both ;;
 	esac
 done
 OUT=/tmp/oreblk_bench
@@ -44,7 +51,8 @@ have_host fio && have_host mdadm || { echo "needs the host's fio and mdadm"; exi
 insmod /ore/ore.ko && insmod /ore/oreblk.ko || exit 1
 
 echo "== prefill: every disk written whole with zeros"
-for d in /dev/vd[a-f]; do
+for d in /dev/vd[a-h]; do
+	[ -b "$d" ] || continue
 	dd if=/dev/zero of="$d" bs=1M oflag=direct 2>/dev/null
 done
 
@@ -92,25 +100,33 @@ ob_stats() {
 	echo "   oreblk stats: stripe cache hits $(cat $s/stripe_cache_hits) misses $(cat $s/stripe_cache_misses) active $(cat $s/stripe_cache_active); stripe lock waits $(cat $s/stripe_lock_waits)"
 }
 
-# ob_level LEVEL N DEVS... / md_level LEVEL N DEVS...: one array, every job
+# ob_level NAME LEVEL N DEVS... / md_level NAME LEVEL N DEVS...: one array,
+# every job (NAME: the results' name, 5, 6 or 6w)
 ob_level() {
-	local level=$1 n=$2
-	shift 2
+	local name=$1 level=$2 n=$3
+	shift 3
 	echo "== raid$level over $n disks: oreblk"
 	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" "$@" || exit 1
-	run_all "ob$level" /dev/oreblk0
+	run_all "ob$name" /dev/oreblk0
 	ob_stats
+	if [ "$level" = 6 ] && [ -n "$RMW" ]; then
+		echo "== raid$level over $n disks: oreblk, raid6_rmw=0 (always rcw)"
+		echo 0 > /sys/module/ore/parameters/raid6_rmw
+		run_all "ob${name}rcw" /dev/oreblk0
+		ob_stats
+		echo 1 > /sys/module/ore/parameters/raid6_rmw
+	fi
 	oreblk stop /dev/oreblk0 || exit 1
 	oreblk wipe "$@"
 }
 md_level() {
-	local level=$1 n=$2
-	shift 2
+	local name=$1 level=$2 n=$3
+	shift 3
 	echo "== raid$level over $n disks: md"
 	hostrun mdadm --create /dev/md0 --run --quiet --level="$level" --chunk=64 \
 		--raid-devices="$n" --metadata=1.2 --assume-clean --bitmap=none "$@" </dev/null || exit 1
 	echo "   md: stripe_cache_size $(cat /sys/block/md0/md/stripe_cache_size) group_thread_cnt $(cat /sys/block/md0/md/group_thread_cnt)"
-	run_all "md$level" /dev/md0
+	run_all "md$name" /dev/md0
 	hostrun mdadm --stop /dev/md0 >/dev/null || exit 1
 	hostrun mdadm --zero-superblock "$@"
 }
@@ -132,8 +148,10 @@ while [ $round -le "$ROUNDS" ]; do
 	echo "== round $round of $ROUNDS"
 	for level in $LEVELS; do
 		case $level in
-		5) bench_level $round 5 4 /dev/vda /dev/vdb /dev/vdc /dev/vdd ;;
-		6) bench_level $round 6 6 /dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde /dev/vdf ;;
+		5) bench_level $round 5 5 4 /dev/vda /dev/vdb /dev/vdc /dev/vdd ;;
+		6) bench_level $round 6 6 6 /dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde /dev/vdf ;;
+		6w) [ "$ORE_DISKS" -ge 8 ] || { echo "levels=6w needs 8 disks"; exit 1; }
+		    bench_level $round 6w 6 8 /dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde /dev/vdf /dev/vdg /dev/vdh ;;
 		esac
 	done
 	round=$((round + 1))
@@ -147,9 +165,12 @@ echo "== oreblk against md (same disks, chunk 64K, iodepth 16, direct, ${RUNTIME
 printf '%-16s %12s %9s %12s %9s %8s\n' job "oreblk MB/s" IOPS "md MB/s" IOPS ratio
 for level in $LEVELS; do
 	for job in $JOBS; do
-		set -- $(mean $OUT/ob$level.$job) $(mean $OUT/md$level.$job)
-		ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-		printf '%-16s %12s %9s %12s %9s %8s\n' "raid$level $job" "$1" "$2" "$3" "$4" "$ratio"
+		for ob in ob$level ob${level}rcw; do
+			[ -f $OUT/$ob.$job ] || continue
+			set -- $(mean $OUT/$ob.$job) $(mean $OUT/md$level.$job)
+			ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+			printf '%-16s %12s %9s %12s %9s %8s\n' "raid${ob#ob} $job" "$1" "$2" "$3" "$4" "$ratio"
+		done
 	done
 done
 rmmod oreblk && rmmod ore

@@ -11,6 +11,7 @@
 
 /* main.c */
 extern struct workqueue_struct *ore_wq;
+extern bool ore_raid6_rmw;
 
 /* pages.c */
 struct page *ore_page_get(gfp_t gfp);
@@ -22,6 +23,7 @@ void ore_pages_exit(void);
 void ore_xor_pages(void *dst, void **srcs, unsigned int count,
 		   unsigned int bytes);
 void ore_gen_pq(void **ptrs, unsigned int data, unsigned int bytes);
+bool ore_pq_rmw_ok(void);
 int ore_recover_pages(const struct ore_layout *layout, void **ptrs,
 		      unsigned int bytes, int faila, int failb);
 

@@ -832,7 +832,7 @@ struct ore_pstripe {
 	struct page **pg;	/* [col * rows + j], data cols then P, Q */
 	u8 *state;		/* enum ore_r4w_pg of the data pages */
 	u8 *touched;		/* [j]: page row j is written */
-	struct page **old;	/* rmw: old data and old P, same index */
+	struct page **old;	/* rmw: old data, old P (and Q), same index */
 	struct ore_r4w_plan plan;
 	struct ore_batch *rbatch;
 };
@@ -877,21 +877,21 @@ static void ore_pstripe_free(struct ore_io_state *ios, struct ore_pstripe *ps,
 	kfree(ps);
 }
 
-/* read-modify-write reads: old data of the written pages and old P. */
+/* read-modify-write reads: old data of the written pages, old P (and Q). */
 static int ore_pstripe_rmw_reads(struct ore_io_state *ios,
 				 struct ore_pstripe *ps)
 {
 	const struct ore_layout *layout = ios->layout;
 	const struct ore_striping_info *si = &ps->si;
-	u32 dw = layout->data_width, c;
+	u32 dw = layout->data_width, gw = layout->group_width, c;
 	unsigned int rows = ps->rows, j;
 	u64 obj_off = si->row * layout->stripe_unit;
 	int err;
 
-	ps->old = kcalloc((dw + 1) * rows, sizeof(*ps->old), GFP_NOIO);
+	ps->old = kcalloc(gw * rows, sizeof(*ps->old), GFP_NOIO);
 	if (!ps->old)
 		return -ENOMEM;
-	for (c = 0; c <= dw; c++) {
+	for (c = 0; c < gw; c++) {
 		u32 pos = ore_layout_stripe_pos(layout, si->row, c);
 		u32 m = ore_pick_mirror(ios, si->group, pos, si->row, obj_off,
 					layout->stripe_unit);
@@ -916,6 +916,39 @@ static int ore_pstripe_rmw_reads(struct ore_io_state *ios,
 	return 0;
 }
 
+/*
+ * RAID6: Q' = Q ^ g^c (D_old ^ D_new) and P' = P ^ D_old ^ D_new for every
+ * touched row; the old data pages become the deltas.
+ */
+static void ore_pstripe_rmw_pq(struct ore_io_state *ios,
+			       struct ore_pstripe *ps)
+{
+	u32 dw = ios->layout->data_width, c;
+	unsigned int rows = ps->rows, j;
+
+	for (j = 0; j < rows; j++) {
+		void *delta[ORE_MAX_GROUP_WIDTH];
+		struct page **p = &ps->old[dw * rows + j];
+		struct page **q = &ps->old[(dw + 1) * rows + j];
+
+		if (!ps->touched[j])
+			continue;
+		for (c = 0; c < dw; c++) {
+			void *src;
+
+			delta[c] = NULL;
+			if (ps->state[c * rows + j] != ORE_R4W_NEW)
+				continue;
+			delta[c] = ore_pa(ps->old[c * rows + j]);
+			src = ore_pa(ps->pg[c * rows + j]);
+			ore_xor_into(delta[c], &src, 1);
+		}
+		ore_pq_rmw(delta, dw, ore_pa(*p), ore_pa(*q), PAGE_SIZE);
+		ps->pg[dw * rows + j] = *p;
+		ps->pg[(dw + 1) * rows + j] = *q;
+	}
+}
+
 /* P' = P ^ D_old ^ D_new for every touched row, from the rmw reads. */
 static void ore_pstripe_rmw_parity(struct ore_io_state *ios,
 				   struct ore_pstripe *ps)
@@ -923,6 +956,10 @@ static void ore_pstripe_rmw_parity(struct ore_io_state *ios,
 	u32 dw = ios->layout->data_width, c;
 	unsigned int rows = ps->rows, j;
 
+	if (ios->layout->parity == 2) {
+		ore_pstripe_rmw_pq(ios, ps);
+		return;
+	}
 	for (j = 0; j < rows; j++) {
 		void *srcs[2 * ORE_MAX_GROUP_WIDTH];
 		unsigned int n = 0;
@@ -1075,8 +1112,11 @@ static int ore_pstripe_plan(struct ore_io_state *ios,
 	err = ore_pstripe_new_rbatch(ios, ps);
 	if (err)
 		goto out;
-	if (ore_r4w_choose(layout, ps->state, ps->touched, dead, &ps->plan) ==
-	    ORE_R4W_RMW) {
+	ore_r4w_choose(layout, ps->state, ps->touched, dead, &ps->plan);
+	if (layout->parity == 2 && (!READ_ONCE(ore_raid6_rmw) ||
+				    !ore_pq_rmw_ok()))
+		ps->plan.how = ORE_R4W_RCW;
+	if (ps->plan.how == ORE_R4W_RMW) {
 		/* the cache pages are not needed (nor read) */
 		if (ios->r4w)
 			ore_pstripe_put_r4w(ios, ps, false);

@@ -5,6 +5,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/workqueue.h>
 
 #include "internal.h"
@@ -14,6 +15,15 @@ struct workqueue_struct *ore_wq;
 /* Engine-wide counters, read by the users' sysfs files and by the tests. */
 struct ore_stats ore_stats;
 EXPORT_SYMBOL_GPL(ore_stats);
+
+/*
+ * RAID6 partial stripes may use read-modify-write (md's rmw_level 1);
+ * raid6_rmw=0 makes them always reconstruct-write (md's rmw_level 0), for
+ * comparisons.
+ */
+bool ore_raid6_rmw = true;
+module_param_named(raid6_rmw, ore_raid6_rmw, bool, 0644);
+MODULE_PARM_DESC(raid6_rmw, "RAID6 partial stripes may read-modify-write (default 1)");
 
 static int __init ore_init(void)
 {

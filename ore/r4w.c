@@ -44,7 +44,8 @@ enum ore_r4w_how ore_r4w_choose(const struct ore_layout *layout,
 	u32 rows = plan->rows, n = layout->data_width * rows, i;
 
 	plan->rcw_reads = 0;
-	plan->rmw_reads = plan->ntouched;	/* old P of each touched row */
+	/* old P (and old Q) of each touched row */
+	plan->rmw_reads = plan->ntouched * layout->parity;
 	for (i = 0; i < n; i++) {
 		if (!touched[i % rows])
 			continue;
@@ -54,7 +55,7 @@ enum ore_r4w_how ore_r4w_choose(const struct ore_layout *layout,
 			plan->rcw_reads++;
 	}
 	plan->how = ORE_R4W_RCW;
-	if (layout->parity == 1 && !dead && plan->rmw_reads < plan->rcw_reads)
+	if (layout->parity && !dead && plan->rmw_reads < plan->rcw_reads)
 		plan->how = ORE_R4W_RMW;
 	return plan->how;
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Parity arithmetic of ORE: P with the kernel's xor_blocks(), P+Q and the
- * recovery of lost columns with lib/raid6 (raid6_call, raid6_2data_recov,
- * raid6_datap_recov). Every buffer here is one page-aligned kernel address
- * of @bytes bytes.
+ * Parity arithmetic of ORE: P with the kernel's xor_blocks(), P+Q, the
+ * RAID6 read-modify-write update and the recovery of lost columns with
+ * lib/raid6 (raid6_call, raid6_2data_recov, raid6_datap_recov). Every
+ * buffer here is one page-aligned kernel address of @bytes bytes.
  */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/string.h>
 #include <linux/raid/xor.h>
 #include <linux/raid/pq.h>
@@ -41,6 +42,55 @@ void ore_gen_pq(void **ptrs, unsigned int data, unsigned int bytes)
 	}
 	raid6_call.gen_syndrome(data + 2, bytes, ptrs);
 }
+
+/* Whether lib/raid6 chose an implementation with xor_syndrome(). */
+bool ore_pq_rmw_ok(void)
+{
+	return raid6_call.xor_syndrome;
+}
+
+/**
+ * ore_pq_rmw() - RAID6 read-modify-write of one page row
+ * @delta: @data entries, data columns in the order of the P+Q generation
+ *	(data column c has generator power g^c): D_old ^ D_new of each
+ *	written column, NULL for a column not written
+ * @data: data columns of the stripe (1 .. ORE_MAX_GROUP_WIDTH - 2)
+ * @p: the old P of the row, replaced by the new one
+ * @q: the old Q of the row, replaced by the new one
+ * @bytes: bytes of every buffer, at most PAGE_SIZE
+ *
+ * P ^= delta[c] and Q ^= g^c * delta[c] (GF(2^8)) for every written column
+ * c, by lib/raid6's xor_syndrome() over the written columns' span (md's
+ * ops_run_prexor6()). Only valid when ore_pq_rmw_ok(). Exported for
+ * ore_test.ko, which checks it against a fresh syndrome.
+ */
+void ore_pq_rmw(void **delta, unsigned int data, void *p, void *q,
+		unsigned int bytes)
+{
+	void *ptrs[ORE_MAX_GROUP_WIDTH];
+	int start = -1, stop = -1;
+	unsigned int c;
+
+	for (c = 0; c < data; c++) {
+		ptrs[c] = delta[c] ? delta[c] : (void *)raid6_empty_zero_page;
+		if (!delta[c])
+			continue;
+		if (start < 0)
+			start = c;
+		stop = c;
+	}
+	if (start < 0)
+		return;
+	if (data == 1) {	/* g^0 = 1: Q is a copy of P */
+		xor_blocks(1, bytes, p, delta);
+		xor_blocks(1, bytes, q, delta);
+		return;
+	}
+	ptrs[data] = p;
+	ptrs[data + 1] = q;
+	raid6_call.xor_syndrome(data + 2, start, stop, bytes, ptrs);
+}
+EXPORT_SYMBOL_GPL(ore_pq_rmw);
 
 /*
  * Rebuild the missing columns @faila (and @failb, or -1) of one stripe row

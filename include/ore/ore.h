@@ -306,6 +306,10 @@ typedef void (*ore_on_dev_error_fn)(struct ore_io_state *ios, u32 comp,
 				    int error);
 int ore_check_io(struct ore_io_state *ios, ore_on_dev_error_fn on_dev_error);
 
+/* RAID6 read-modify-write of one page row (ore/raid.c; for the tests). */
+void ore_pq_rmw(void **delta, unsigned int data, void *p, void *q,
+		unsigned int bytes);
+
 /* Engine-wide counters, for tests and sysfs of the users. */
 struct ore_stats {
 	atomic64_t ios_live;		/* I/O states allocated, not freed */

@@ -38,7 +38,8 @@ enum ore_r4w_pg {
  * @ORE_R4W_RCW: reconstruct-write: read the untouched data pages of the
  *	touched rows that are not cached uptodate, compute parity from rows
  * @ORE_R4W_RMW: read-modify-write: read the old data of the new pages and
- *	the old P of each touched row; P' = P ^ D_old ^ D_new (one parity only)
+ *	the old P (and Q) of each touched row; P' = P ^ D_old ^ D_new and,
+ *	RAID6, Q' = Q ^ g^c (D_old ^ D_new) for each written data column c
  */
 enum ore_r4w_how {
 	ORE_R4W_RCW,
@@ -50,7 +51,7 @@ enum ore_r4w_how {
  * @rows: pages per stripe unit
  * @ntouched: rows the write touches
  * @rcw_reads: pages reconstruct-write reads
- * @rmw_reads: pages read-modify-write reads (old data, old P)
+ * @rmw_reads: pages read-modify-write reads (old data, old P and Q)
  * @how: the choice
  */
 struct ore_r4w_plan {
@@ -76,9 +77,11 @@ void ore_r4w_mark(const struct ore_layout *layout, u64 a, u64 b, u8 *state,
 /*
  * ore_r4w_choose - count the reads of both ways for @state/@touched (from
  * ore_r4w_mark() and the cache) and choose: read-modify-write only when it
- * reads strictly fewer pages, the layout has one parity and no position of
- * the stripe is lost (@dead == 0); otherwise reconstruct-write, which also
- * rebuilds a lost column on the way. Fills @plan's counts and @how.
+ * reads strictly fewer pages (rmw: the written pages plus one page per
+ * parity column per touched row, so RAID6 counts P and Q) and no position
+ * of the stripe is lost (@dead == 0); otherwise reconstruct-write, which
+ * also rebuilds a lost column on the way (ties go to rcw, as md's). Fills
+ * @plan's counts and @how.
  */
 enum ore_r4w_how ore_r4w_choose(const struct ore_layout *layout,
 				const u8 *state, const u8 *touched, u32 dead,

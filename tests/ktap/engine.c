@@ -714,8 +714,9 @@ static void ot_eng_bdev(struct ot_ctx *ctx)
 /*
  * Read-4-write counts on one stripe: a full stripe asks nothing and reads
  * nothing; a 4 KiB write asks the cache for the dw - 1 other data pages of
- * its page row, then reads rmw (old data + old P: 2) or rcw (dw - 1, or 0
- * when the cache gave uptodate pages), whichever is fewer, RAID6 always rcw.
+ * its page row, then reads rmw (old data + old P, and old Q for RAID6: 2
+ * or 3) or rcw (dw - 1, or 0 when the cache gave uptodate pages), rmw only
+ * when strictly fewer.
  */
 static void ot_eng_r4w_one(struct ot_ctx *ctx, const struct ore_layout *l,
 			   u64 oid)
@@ -762,8 +763,8 @@ static void ot_eng_r4w_one(struct ot_ctx *ctx, const struct ore_layout *l,
 		OT_EXPECT_EQ(ctx, res.r4w_pages, dw - 1);
 		OT_EXPECT_EQ(ctx, res.partial, 1);
 		OT_EXPECT_EQ(ctx, res.full, 0);
-		rmw = !give && e.layout.parity == 1 && 2 < dw - 1;
-		expect_reads = give ? 0 : rmw ? 2 : dw - 1;
+		rmw = !give && 1 + e.layout.parity < dw - 1;
+		expect_reads = give ? 0 : rmw ? 1 + e.layout.parity : dw - 1;
 		OT_EXPECT_EQ(ctx, res.reads, expect_reads);
 		OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.rmw_stripes),
 			     rmw0 + rmw);
@@ -787,12 +788,164 @@ static void ot_eng_r4w(struct ot_ctx *ctx)
 		OT_L(ORE_RAID5, 65536, 5, 1, 1, 1),	/* rmw: 2 < 3 */
 		OT_L(ORE_RAID5, 16384, 3, 1, 1, 1),	/* rcw: 1 < 2 */
 		OT_L(ORE_RAID4, 16384, 4, 1, 1, 1),	/* rcw: 2 = 2 */
-		OT_L(ORE_RAID6, 16384, 6, 1, 1, 1),	/* rcw always */
+		OT_L(ORE_RAID6, 16384, 6, 1, 1, 1),	/* rcw: 3 = 3 */
+		OT_L(ORE_RAID6, 16384, 8, 1, 1, 1),	/* rmw: 3 < 5 */
 	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(layouts) && !ctx->failed; i++)
 		ot_eng_r4w_one(ctx, &layouts[i], 0x20200 + i);
+}
+
+/*
+ * RAID6 read-modify-write parity against a fresh syndrome: for every data
+ * width 2 .. 10 (group width 4 .. 12) and every non-empty subset of written
+ * data columns, random old data with its P and Q, random new data in the
+ * subset; ore_pq_rmw() with the deltas must give the P and Q that
+ * gen_syndrome() computes over the new data.
+ */
+static void ot_eng_pq_rmw(struct ot_ctx *ctx)
+{
+	void *d[ORE_MAX_GROUP_WIDTH], *ref[ORE_MAX_GROUP_WIDTH];
+	void *delta[ORE_MAX_GROUP_WIDTH];
+	u8 *buf, *p0, *q0, *p, *q, *dl;
+	unsigned int dw, c, mask, subsets = 0;
+
+	if (!raid6_call.xor_syndrome) {
+		ot_skip(ctx, "lib/raid6 has no xor_syndrome");
+		return;
+	}
+	/* d[0..9], ref[0..11] (new data, P, Q), p0, q0, p, q, 10 deltas */
+	buf = vmalloc(36 * PAGE_SIZE);
+	if (!OT_EXPECT(ctx, buf, "no memory"))
+		return;
+	for (c = 0; c < 12; c++) {
+		if (c < 10)
+			d[c] = buf + c * PAGE_SIZE;
+		ref[c] = buf + (10 + c) * PAGE_SIZE;
+	}
+	p0 = buf + 22 * PAGE_SIZE;
+	q0 = p0 + PAGE_SIZE;
+	p = q0 + PAGE_SIZE;
+	q = p + PAGE_SIZE;
+	dl = q + PAGE_SIZE;
+	for (dw = 2; dw <= 10 && !ctx->failed; dw++) {
+		void *ptrs[ORE_MAX_GROUP_WIDTH];
+
+		for (c = 0; c < dw; c++) {
+			ot_fill(ctx, d[c], PAGE_SIZE);
+			ptrs[c] = d[c];
+		}
+		ptrs[dw] = p0;
+		ptrs[dw + 1] = q0;
+		raid6_call.gen_syndrome(dw + 2, PAGE_SIZE, ptrs);
+		for (mask = 1; mask < (1u << dw) && !ctx->failed; mask++) {
+			for (c = 0; c < dw; c++) {
+				u8 *nd = ref[c], *od = d[c];
+				unsigned int k;
+
+				delta[c] = NULL;
+				if (!(mask & (1u << c))) {
+					memcpy(nd, od, PAGE_SIZE);
+					continue;
+				}
+				ot_fill(ctx, nd, PAGE_SIZE);
+				delta[c] = dl + c * PAGE_SIZE;
+				for (k = 0; k < PAGE_SIZE; k++)
+					((u8 *)delta[c])[k] = od[k] ^ nd[k];
+			}
+			raid6_call.gen_syndrome(dw + 2, PAGE_SIZE, ref);
+			memcpy(p, p0, PAGE_SIZE);
+			memcpy(q, q0, PAGE_SIZE);
+			ore_pq_rmw(delta, dw, p, q, PAGE_SIZE);
+			OT_EXPECT(ctx, !memcmp(p, ref[dw], PAGE_SIZE),
+				  "%u data columns, written 0x%x: P differs",
+				  dw, mask);
+			OT_EXPECT(ctx, !memcmp(q, ref[dw + 1], PAGE_SIZE),
+				  "%u data columns, written 0x%x: Q differs",
+				  dw, mask);
+			subsets++;
+		}
+	}
+	ot_diag(ctx, "%u subsets of 2 .. 10 data columns", subsets);
+	vfree(buf);
+}
+
+/*
+ * RAID6 partial writes that take read-modify-write: 8 components (6 data),
+ * two pages per stripe unit, writes of 1 to 8 pages inside one stripe with
+ * no cache. Each must choose as the read counts say (rmw = written pages +
+ * P and Q of each touched row, rcw = the other data pages of the touched
+ * rows; rmw when strictly fewer), checked on the rmw and rcw counters
+ * (and, for one page, on the store reads: 3 or 5);
+ * then data and parity are verified, reads with two stores failed rebuild
+ * the rmw-written data, and a degraded write takes rcw.
+ */
+static void ot_eng_raid6_rmw(struct ot_ctx *ctx)
+{
+	static const struct ore_layout l = OT_L(ORE_RAID6, 8192, 8, 1, 1, 1);
+	long long rmw0, rcw0, nrmw = 0;
+	struct ot_eng_res res;
+	struct ot_eng e;
+	unsigned int r;
+	int err;
+
+	if (!ot_eng_init(&e, ctx, &l, ctx->arg, 0x20300 + ctx->arg, 3))
+		return;
+	ot_fill(ctx, e.shadow, e.size);
+	err = ot_eng_write(&e, 0, e.size, false, false, NULL, &res);
+	OT_EXPECT(ctx, !err && !res.partial, "prefill: %d", err);
+	for (r = 0; r < 96 && !ctx->failed; r++) {
+		u32 dw = e.layout.data_width, rows = 2, k, touched = 0;
+		u64 U = e.layout.stripe_length, s, a, n;
+		u8 rowt[2] = { 0, 0 };
+		bool want_rmw;
+
+		s = ot_rand(ctx, e.size / U) * U;
+		n = 1 + ot_rand(ctx, 8);
+		a = ot_rand(ctx, dw * rows - n + 1);
+		for (k = a; k < a + n; k++)
+			rowt[k % rows] = 1;
+		touched = rowt[0] + rowt[1];
+		want_rmw = n + 2 * touched < touched * dw - n;
+		nrmw += want_rmw;
+		rmw0 = atomic64_read(&ore_stats.rmw_stripes);
+		rcw0 = atomic64_read(&ore_stats.rcw_stripes);
+		ot_fill(ctx, e.shadow + s + a * PAGE_SIZE, n * PAGE_SIZE);
+		err = ot_eng_write(&e, s + a * PAGE_SIZE, n * PAGE_SIZE,
+				   r & 1, false, NULL, &res);
+		OT_EXPECT(ctx, !err, "write %llu+%llu: %d", s + a * PAGE_SIZE,
+			  n * PAGE_SIZE, err);
+		/* one page: each read is one store I/O (more are merged) */
+		OT_EXPECT(ctx, n > 1 || res.reads == (want_rmw ? 3 : dw - 1),
+			  "page %llu of a stripe: %u reads", a, res.reads);
+		OT_EXPECT(ctx, atomic64_read(&ore_stats.rmw_stripes) ==
+			  rmw0 + want_rmw &&
+			  atomic64_read(&ore_stats.rcw_stripes) ==
+			  rcw0 + !want_rmw,
+			  "pages %llu+%llu of a stripe: rmw %s expected",
+			  a, n, want_rmw ? "" : "not");
+	}
+	OT_EXPECT(ctx, nrmw > 0, "no write took rmw");
+	ot_diag(ctx, "%lld of %u writes took rmw", nrmw, r);
+	if (ot_eng_check_read(&e, 0, e.size, false, NULL) &&
+	    ot_eng_verify(&e)) {
+		ot_eng_degraded_reads(&e);
+		/* one lost component: a 4 KiB write takes rcw, rebuilding */
+		ore_store_set_failed(ot_comp_store(&e, 1), true);
+		rmw0 = atomic64_read(&ore_stats.rmw_stripes);
+		ot_fill(ctx, e.shadow + PAGE_SIZE, PAGE_SIZE);
+		err = ot_eng_write(&e, PAGE_SIZE, PAGE_SIZE, false, false,
+				   NULL, &res);
+		OT_EXPECT_EQ(ctx, err, 0);
+		OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.rmw_stripes), rmw0);
+		ot_eng_check_read(&e, 0, e.size, false, NULL);
+		ore_store_set_failed(ot_comp_store(&e, 1), false);
+		ot_eng_degraded_writes(&e);
+		ot_eng_verify(&e);
+	}
+	ot_eng_remove(&e);
+	ot_eng_put(&e);
 }
 
 /* Layouts ore_verify_layout() must reject, and some it must take. */
@@ -1331,6 +1484,9 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_raid6_wide_file_stores", ot_eng_file, 9 },
 	{ "engine_raid6_wide_block_stores", ot_eng_bdev, 9 },
 	{ "engine_r4w_counts", ot_eng_r4w },
+	{ "engine_raid6_rmw_parity_every_subset", ot_eng_pq_rmw },
+	{ "engine_raid6_rmw_file_stores", ot_eng_raid6_rmw, 0 },
+	{ "engine_raid6_rmw_block_stores", ot_eng_raid6_rmw, 1 },
 	{ "engine_discard_raid0_groups", ot_eng_discard_case, 1 },
 	{ "engine_discard_raid1", ot_eng_discard_case, 2 },
 	{ "engine_discard_raid5_refused", ot_eng_discard_case, 4 },

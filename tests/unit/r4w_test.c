@@ -15,8 +15,9 @@
  * ways and the choice:
  *
  *	rcw reads = untouched data pages of touched rows not cached uptodate
- *	rmw reads = written pages + one P per touched row
- *	rmw only with one parity, no lost position and strictly fewer reads
+ *	rmw reads = written pages + one P (RAID6: one P and one Q) per
+ *		    touched row
+ *	rmw only with no lost position and strictly fewer reads (ties: rcw)
  *
  * The output is KTAP; the exit code is non-zero if any case fails.
  */
@@ -32,6 +33,7 @@
 #define EXHAUSTIVE_MAX	5	/* 3^5 cache combinations per write */
 #define SAMPLES		40	/* random cache combinations beyond that */
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static unsigned long case_fails, n_plans, n_writes;
 static unsigned int ncase, npass, nfail;
@@ -146,8 +148,8 @@ static void check_plan(const struct ore_layout *l, u64 a, u64 b,
 	}
 	for (p = 0; p < npages; p++)
 		want_rmw += written[p];
-	want_rmw += touched_rows;
-	want_how = l->parity == 1 && !dead && want_rmw < want_rcw ?
+	want_rmw += touched_rows * l->parity;	/* old P, and old Q */
+	want_how = !dead && want_rmw < want_rcw ?
 		   ORE_R4W_RMW : ORE_R4W_RCW;
 
 	how = ore_r4w_choose(l, state, touched, dead, &plan);
@@ -234,7 +236,11 @@ static void case_every_write_every_cache(void)
 	report("every_write_every_cache_answer_matches_model");
 }
 
-/* md's choice for one page written, nothing cached: rmw from 5 columns up. */
+/*
+ * md's choice for one page written, nothing cached: rmw reads D, P (and Q),
+ * rcw the dw - 1 other data pages; so rmw from 4 data columns up for RAID5
+ * and from 5 up for RAID6.
+ */
 static void shape_one_page(const struct ore_layout *l)
 {
 	u32 rows = l->stripe_unit / PG, dw = l->data_width;
@@ -244,10 +250,11 @@ static void shape_one_page(const struct ore_layout *l)
 
 	ore_r4w_mark(l, 0, PG, state, touched, &plan);
 	how = ore_r4w_choose(l, state, touched, 0, &plan);
-	if (plan.rcw_reads != dw - 1 || plan.rmw_reads != 2)
-		failf("%u+%u: 4 KiB write reads rcw %u rmw %u, want %u 2",
-		      dw, l->parity, plan.rcw_reads, plan.rmw_reads, dw - 1);
-	if (how != (l->parity == 1 && dw > 3 ? ORE_R4W_RMW : ORE_R4W_RCW))
+	if (plan.rcw_reads != dw - 1 || plan.rmw_reads != 1 + l->parity)
+		failf("%u+%u: 4 KiB write reads rcw %u rmw %u, want %u %u",
+		      dw, l->parity, plan.rcw_reads, plan.rmw_reads, dw - 1,
+		      1 + l->parity);
+	if (how != (dw > 2 + l->parity ? ORE_R4W_RMW : ORE_R4W_RCW))
 		failf("%u+%u: 4 KiB write chose %d", dw, l->parity, how);
 	free(state);
 	free(touched);
@@ -256,7 +263,57 @@ static void shape_one_page(const struct ore_layout *l)
 static void case_one_page_write(void)
 {
 	for_each_shape(shape_one_page);
-	report("one_page_write_rmw_iff_single_parity_and_fewer_reads");
+	report("one_page_write_rmw_iff_fewer_reads");
+}
+
+/*
+ * RAID6 by hand, nothing cached, su = 1 page: { gw, first page, pages,
+ * rcw reads, rmw reads, rmw? }.
+ */
+static const struct {
+	u32 gw, first, n, rcw, rmw;
+	bool rmw_wins;
+} raid6_table[] = {
+	{ 6, 0, 1, 3, 3, false },	/* 4 data: D+P+Q = 3 others: tie, rcw */
+	{ 7, 2, 1, 4, 3, true },	/* 5 data: the first width rmw wins */
+	{ 8, 5, 1, 5, 3, true },
+	{ 8, 0, 2, 4, 4, false },	/* tie again */
+	{ 8, 1, 3, 3, 5, false },
+	{ 12, 3, 3, 7, 5, true },	/* 10 data */
+	{ 12, 0, 5, 5, 7, false },
+	{ 12, 0, 10, 0, 12, false },	/* the whole stripe */
+};
+
+static void case_raid6_table(void)
+{
+	u8 state[12], touched[1];
+	struct ore_layout l;
+	struct ore_r4w_plan plan;
+	unsigned int t;
+
+	for (t = 0; t < ARRAY_SIZE(raid6_table); t++) {
+		u32 a = raid6_table[t].first * PG;
+
+		if (layout_init(&l, ORE_RAID6, raid6_table[t].gw, 1)) {
+			failf("gw %u rejected", raid6_table[t].gw);
+			continue;
+		}
+		ore_r4w_mark(&l, a, a + raid6_table[t].n * PG, state, touched,
+			     &plan);
+		ore_r4w_choose(&l, state, touched, 0, &plan);
+		if (plan.rcw_reads != raid6_table[t].rcw ||
+		    plan.rmw_reads != raid6_table[t].rmw ||
+		    (plan.how == ORE_R4W_RMW) != raid6_table[t].rmw_wins)
+			failf("raid6 gw%u pages %u+%u: rcw %u rmw %u how %d",
+			      raid6_table[t].gw, raid6_table[t].first,
+			      raid6_table[t].n, plan.rcw_reads,
+			      plan.rmw_reads, plan.how);
+		ore_r4w_choose(&l, state, touched, 1, &plan);
+		if (plan.how != ORE_R4W_RCW)
+			failf("raid6 gw%u: rmw with a lost position",
+			      raid6_table[t].gw);
+	}
+	report("raid6_rmw_by_hand_table");
 }
 
 /* A whole stripe reads nothing either way's rcw; a whole row the same. */
@@ -290,9 +347,10 @@ int main(void)
 
 	if (seed)
 		rng ^= strtoull(seed, NULL, 0) * 0x9e3779b97f4a7c15ULL;
-	printf("KTAP version 1\n1..3\n");
+	printf("KTAP version 1\n1..4\n");
 	case_every_write_every_cache();
 	case_one_page_write();
+	case_raid6_table();
 	case_full_stripe();
 	printf("# %u passed, %u failed\n", npass, nfail);
 	return nfail ? 1 : 0;
