@@ -923,8 +923,8 @@ static void ot_eng_raid6_rmw(struct ot_ctx *ctx)
 			  rmw0 + want_rmw &&
 			  atomic64_read(&ore_stats.rcw_stripes) ==
 			  rcw0 + !want_rmw,
-			  "pages %llu+%llu of a stripe: rmw %s expected",
-			  a, n, want_rmw ? "" : "not");
+			  "pages %llu+%llu of a stripe: %s expected",
+			  a, n, want_rmw ? "rmw" : "rcw");
 	}
 	OT_EXPECT(ctx, nrmw > 0, "no write took rmw");
 	ot_diag(ctx, "%lld of %u writes took rmw", nrmw, r);
