@@ -932,7 +932,7 @@ static void ot_eng_raid6_rmw(struct ot_ctx *ctx)
 	    ot_eng_verify(&e)) {
 		ot_eng_degraded_reads(&e);
 		/* one lost component: a 4 KiB write takes rcw, rebuilding */
-		ore_store_set_failed(ot_comp_store(&e, 1), true);
+		ore_store_set_state(ot_comp_store(&e, 1), ORE_STORE_FAILED);
 		rmw0 = atomic64_read(&ore_stats.rmw_stripes);
 		ot_fill(ctx, e.shadow + PAGE_SIZE, PAGE_SIZE);
 		err = ot_eng_write(&e, PAGE_SIZE, PAGE_SIZE, false, false,
@@ -940,7 +940,7 @@ static void ot_eng_raid6_rmw(struct ot_ctx *ctx)
 		OT_EXPECT_EQ(ctx, err, 0);
 		OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.rmw_stripes), rmw0);
 		ot_eng_check_read(&e, 0, e.size, false, NULL);
-		ore_store_set_failed(ot_comp_store(&e, 1), false);
+		ore_store_set_state(ot_comp_store(&e, 1), ORE_STORE_IN_SYNC);
 		ot_eng_degraded_writes(&e);
 		ot_eng_verify(&e);
 	}
