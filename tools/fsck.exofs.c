@@ -28,6 +28,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,10 +47,76 @@ static unsigned long n_errors, n_warnings;
 /* Problems printed in full; past that only counted (see the summary). */
 #define MAX_PRINTED	200
 
+/*
+ * Progress (-C FD, as e2fsck): FD > 0 gets "PASS DONE TOTAL STORE\n" lines,
+ * DONE rising to TOTAL in each pass; FD 0 prints a human line on stdout,
+ * rewritten in place with \r when stdout is a tty, else once per pass.
+ */
+#define N_PASSES	4
+static const char *const pass_name[N_PASSES + 1] = {
+	"", "inode table", "directories", "inodes and data", "objects",
+};
+
+static int progress_fd = -1;
+static int progress_tty;	/* -C 0 with a tty: a line is on the screen */
+static int progress_shown;
+static unsigned int progress_pass;
+static uint64_t progress_pm;	/* per mille last reported */
+static int progress_ended;	/* DONE == TOTAL reported for this pass */
+static const char *progress_dev = "exofs";
+
+/* Take a half-written -C 0 line off the screen before other output. */
+static void progress_clear(void)
+{
+	if (progress_shown) {
+		printf("\r\033[K");
+		progress_shown = 0;
+	}
+}
+
+static void progress(unsigned int pass, uint64_t done, uint64_t total)
+{
+	uint64_t pm;
+	char line[PATH_MAX + 80];
+	int len;
+
+	if (progress_fd < 0)
+		return;
+	if (done > total)
+		done = total;
+	pm = total ? done * 1000 / total : 1000;
+	/* report each pass's first call, each per mille step and its end */
+	if (pass == progress_pass &&
+	    (progress_ended || (pm == progress_pm && done != total)))
+		return;
+	progress_pass = pass;
+	progress_pm = pm;
+	progress_ended = done == total;
+	if (progress_fd > 0) {
+		len = snprintf(line, sizeof(line), "%u %llu %llu %s\n", pass,
+			       (unsigned long long)done,
+			       (unsigned long long)total, progress_dev);
+		fflush(stdout);
+		if (write(progress_fd, line, len) != len)
+			progress_fd = -1;	/* reader gone: stop */
+		return;
+	}
+	if (!progress_tty && done != total)
+		return;
+	printf("%spass %u/%u (%s): %3llu.%llu%% (%llu/%llu)%s",
+	       progress_tty ? "\r\033[K" : "", pass, N_PASSES, pass_name[pass],
+	       (unsigned long long)(pm / 10), (unsigned long long)(pm % 10),
+	       (unsigned long long)done, (unsigned long long)total,
+	       progress_tty ? "" : "\n");
+	fflush(stdout);
+	progress_shown = progress_tty;
+}
+
 static void error(const char *fmt, ...)
 {
 	va_list ap;
 
+	progress_clear();
 	if (++n_errors > MAX_PRINTED) {
 		if (n_errors == MAX_PRINTED + 1)
 			printf("ERROR: (more errors counted, not printed)\n");
@@ -65,6 +133,7 @@ static void warning(const char *fmt, ...)
 {
 	va_list ap;
 
+	progress_clear();
 	if (++n_warnings > MAX_PRINTED) {
 		if (n_warnings == MAX_PRINTED + 1)
 			printf("WARNING: (more warnings counted, not printed)\n");
@@ -83,6 +152,7 @@ static void info(const char *fmt, ...)
 
 	if (!verbose)
 		return;
+	progress_clear();
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -112,6 +182,7 @@ struct fsck {
 	uint64_t used_inodes_sb;
 	uint32_t state;
 	int lazy_comps;		/* no EXOFS_FEATURE_RO_COMPAT_COMPONENTS */
+	uint64_t n_valid_dirs;	/* valid directory records (pass 2's total) */
 	uint64_t n_files, n_dirs, n_symlinks, n_special, bytes;
 };
 
@@ -387,6 +458,7 @@ static int check_tables(struct fsck *f)
 		err = -1;
 		goto out;
 	}
+	progress(1, 0, f->nino);
 	err = ore_user_read(&bm.obj, 0, bitmap, bm_bound);
 	if (!err)
 		err = ore_user_read(&it.obj, 0, recs,
@@ -407,6 +479,7 @@ static int check_tables(struct fsck *f)
 		const char *why;
 		int c;
 
+		progress(1, ino, f->nino);
 		s->in_bitmap = !!(bitmap[ino / 8] & (1u << (ino % 8)));
 		used += s->in_bitmap;
 		c = exofs_inode_check(r, ino, &why);
@@ -433,7 +506,9 @@ static int check_tables(struct fsck *f)
 		s->links = le32toh(r->i_links_count);
 		s->size = le64toh(r->i_size);
 		s->flags = le32toh(r->i_flags);
+		f->n_valid_dirs += S_ISDIR(s->mode);
 	}
+	progress(1, f->nino, f->nino);
 	for (ino = f->nino; ino < nbits; ino++)
 		if (bitmap[ino / 8] & (1u << (ino % 8))) {
 			warning("inode %llu: in use in the bitmap, beyond the inode table (leaked)",
@@ -643,6 +718,7 @@ static void check_leaked_objects(struct fsck *f)
 		struct dirent *de;
 		DIR *d;
 
+		progress(4, i, f->st.n);
 		if (!dir)
 			continue;
 		d = opendir(dir);
@@ -673,6 +749,7 @@ static void check_leaked_objects(struct fsck *f)
 		}
 		closedir(d);
 	}
+	progress(4, f->st.n, f->st.n);
 }
 
 int main(int argc, char **argv)
@@ -685,19 +762,46 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fsck f;
-	uint64_t *queue, qhead = 0, qtail = 0, ino;
+	char *end;
+	long fd;
+	uint64_t *queue, qhead = 0, qtail = 0, ino, walked = 0;
 	char **dirs;
 	uint32_t n, i;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "vsDhn", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vsDhnC:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v': verbose = 1; break;
 		case 's': strict = 1; break;
 		case 'D': check_data = 0; break;
 		case 'n': break;	/* read-only anyway */
+		case 'C':
+			errno = 0;
+			fd = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || fd < 0 ||
+			    fd > INT_MAX) {
+				fprintf(stderr, PROG ": -C %s: not a file descriptor number\n",
+					optarg);
+				return 8;
+			}
+			if (fd > 0 && fcntl((int)fd, F_GETFL) < 0) {
+				fprintf(stderr, PROG ": -C %ld: file descriptor %ld is not open: %s\n",
+					fd, fd, strerror(errno));
+				return 8;
+			}
+			if (fd > 0 &&
+			    (fcntl((int)fd, F_GETFL) & O_ACCMODE) == O_RDONLY) {
+				fprintf(stderr, PROG ": -C %ld: file descriptor %ld is not open for writing\n",
+					fd, fd);
+				return 8;
+			}
+			progress_fd = (int)fd;
+			if (fd > 0)	/* a reader gone stops progress only */
+				signal(SIGPIPE, SIG_IGN);
+			progress_tty = !fd && isatty(STDOUT_FILENO);
+			break;
 		case 'h':
-			printf("usage: " PROG " [-v] [--strict] [--no-data] STORE_DIR|missing...\n");
+			printf("usage: " PROG " [-v] [--strict] [--no-data] [-C FD] STORE_DIR|missing...\n");
 			return 0;
 		default:
 			return 8;
@@ -714,6 +818,7 @@ int main(int argc, char **argv)
 
 		dirs[i] = (!*a || !strcmp(a, "missing")) ? NULL : (char *)a;
 	}
+	progress_dev = dirs[0] ? dirs[0] : "missing";
 	memset(&f, 0, sizeof(f));
 	if (check_superblocks(&f, dirs, n) || check_tables(&f))
 		goto done;
@@ -722,6 +827,7 @@ int main(int argc, char **argv)
 	queue = calloc(f.nino, sizeof(*queue));
 	f.ino[EXOFS_ROOT_INO].parent = EXOFS_ROOT_INO;
 	queue[qtail++] = EXOFS_ROOT_INO;
+	progress(2, 0, f.n_valid_dirs);
 	while (qhead < qtail) {
 		uint64_t d = queue[qhead++];
 
@@ -729,12 +835,16 @@ int main(int argc, char **argv)
 			continue;
 		f.ino[d].seen_dir = 1;
 		check_dir(&f, d, queue, &qtail);
+		progress(2, ++walked, f.n_valid_dirs);
 	}
 	free(queue);
+	/* directories no walk reaches are orphans, reported in pass 3 */
+	progress(2, f.n_valid_dirs, f.n_valid_dirs);
 
 	for (ino = EXOFS_ROOT_INO; ino < f.nino; ino++) {
 		struct ino_state *s = &f.ino[ino];
 
+		progress(3, ino - EXOFS_ROOT_INO, f.nino - EXOFS_ROOT_INO);
 		if (!s->valid)
 			continue;
 		if (ino != EXOFS_ROOT_INO && !s->refs) {
@@ -760,7 +870,9 @@ int main(int argc, char **argv)
 		}
 		check_inode_data(&f, ino);
 	}
+	progress(3, f.nino - EXOFS_ROOT_INO, f.nino - EXOFS_ROOT_INO);
 	check_leaked_objects(&f);
+	progress_clear();
 done:
 	printf(PROG ": %llu directories, %llu files (%llu bytes), %llu symlinks, %llu special; %lu errors, %lu warnings%s\n",
 	       (unsigned long long)f.n_dirs, (unsigned long long)f.n_files,

@@ -40,7 +40,7 @@ flip() {
 }
 
 echo "KTAP version 1"
-echo "1..30"
+echo "1..33"
 for r in 0 1 4 5 6; do
 	expect "mkfs --raid $r over 4 stores, fsck --strict clean" 0 \
 		sh -c "./mkfs.exofs -q -f --raid $r $S && ./fsck.exofs --strict $S"
@@ -100,6 +100,33 @@ expect "fsck: a foreign store" 4 sh -c "cp $T/other/10000 $T/s3/10000 && ./fsck.
 restore
 expect "fsck: 5 stores given to a 4-store filesystem" 4 ./fsck.exofs $S $T/other
 
+# fsck -C FD: "PASS DONE TOTAL STORE" lines, passes 1..4 in order, DONE
+# rising to TOTAL in each (other lines of fsck's stdout are skipped)
+check_progress() {
+	awk '/^fsck\.exofs:/ { next }
+	NF < 4 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ {
+		print "bad line: " $0; bad = 1; exit }
+	$1 != p {
+		if (p && d != t) { print "pass " p " ended at " d "/" t; bad = 1 }
+		if ($1 != p + 1) { print "pass " $1 " after pass " p; bad = 1 }
+		p = $1; d = -1; t = $3 + 0 }
+	$3 != t || $2 + 0 < d || $2 + 0 > t { print "not monotonic: " $0; bad = 1 }
+	{ d = $2 + 0; n++ }
+	END { if (!bad && (p != 4 || d != t)) { print "last pass " p " ended at " d "/" t; bad = 1 }
+	      exit bad }' "$1"
+}
+restore
+if ./fsck.exofs -C 1 $S > $T/prog 2>&1 && R=$(check_progress $T/prog); then
+	ok "fsck -C 1: progress lines for passes 1..4, each rising to its total"
+else
+	not_ok "fsck -C 1: progress lines for passes 1..4, each rising to its total" \
+		"$R" "$(tail -n 3 $T/prog)"
+fi
+expect_msg "fsck -C with a closed file descriptor is a clear error" \
+	"fsck.exofs: -C 9: file descriptor 9 is not open" ./fsck.exofs -C 9 $S 9>&-
+expect "fsck -C 0 without a tty: one 100% line per pass" 0 \
+	sh -c "[ \$(./fsck.exofs -C 0 $S | grep -c '^pass [1-4]/4 .*: 100.0% ') = 4 ]"
+
 echo "# test_mkfs: $((N - FAILED)) passed, $FAILED failed"
-[ $N -eq 30 ] || { echo "# planned 30, ran $N"; exit 1; }
+[ $N -eq 33 ] || { echo "# planned 33, ran $N"; exit 1; }
 [ $FAILED -eq 0 ]
