@@ -175,6 +175,27 @@ static int store_contents(const char *dir, int *has_exofs, uint8_t *uuid,
 	return n;
 }
 
+/*
+ * Progress of the -f removal, the one step whose time grows with the
+ * stores (writing the sparse inode table does not): a line on stdout,
+ * rewritten in place, only when it is a tty and not -q.
+ */
+static int show_progress;
+static uint64_t removed, to_remove, removed_pm = ~0ULL;
+
+static void removal_progress(void)
+{
+	uint64_t pm = to_remove ? removed * 1000 / to_remove : 1000;
+
+	if (!show_progress || pm == removed_pm)
+		return;
+	removed_pm = pm;
+	printf("\r\033[Kremoving old objects: %3llu.%llu%% (%llu/%llu)",
+	       (unsigned long long)(pm / 10), (unsigned long long)(pm % 10),
+	       (unsigned long long)removed, (unsigned long long)to_remove);
+	fflush(stdout);
+}
+
 /* Remove the object files of store @dir (mkfs -f). */
 static int clear_store(const char *dir)
 {
@@ -196,6 +217,9 @@ static int clear_store(const char *dir)
 				strerror(errno));
 			break;
 		}
+		if (removed < to_remove)
+			removed++;
+		removal_progress();
 	}
 	closedir(d);
 	return err;
@@ -458,14 +482,23 @@ int main(int argc, char **argv)
 					st.dirs[i], ent);
 			return 1;
 		}
+		to_remove += nobj;
 		if (!quiet && nobj != ent)
 			fprintf(stderr, PROG ": warning: store %s holds %d entries that are not objects; left alone\n",
 				st.dirs[i], ent - nobj);
 	}
-	if (force)
+	if (force) {
+		show_progress = !quiet && to_remove && isatty(STDOUT_FILENO);
+		removal_progress();
 		for (i = 0; i < n; i++)
-			if (clear_store(st.dirs[i]))
+			if (clear_store(st.dirs[i])) {
+				if (show_progress)
+					printf("\n");
 				return 1;
+			}
+		if (show_progress)
+			printf("\r\033[K");
+	}
 
 	/* UUIDs: the filesystem's and one per store, distinct, non-zero. */
 	if (!have_uuid && random_bytes(fs_uuid, sizeof(fs_uuid))) {

@@ -40,7 +40,7 @@ flip() {
 }
 
 echo "KTAP version 1"
-echo "1..33"
+echo "1..35"
 for r in 0 1 4 5 6; do
 	expect "mkfs --raid $r over 4 stores, fsck --strict clean" 0 \
 		sh -c "./mkfs.exofs -q -f --raid $r $S && ./fsck.exofs --strict $S"
@@ -127,6 +127,19 @@ expect_msg "fsck -C with a closed file descriptor is a clear error" \
 expect "fsck -C 0 without a tty: one 100% line per pass" 0 \
 	sh -c "[ \$(./fsck.exofs -C 0 $S | grep -c '^pass [1-4]/4 .*: 100.0% ') = 4 ]"
 
+# mkfs -f: the removal of old objects shows progress on a tty only
+restore
+expect "mkfs -f without a tty prints no progress" 0 \
+	sh -c "! ./mkfs.exofs -f $S | grep -q removing"
+restore
+if ! command -v script > /dev/null; then
+	N=$((N + 1)); echo "ok $N mkfs -f on a tty shows the removal reaching 100% # SKIP no script(1)"
+else
+	nobj=$(ls $S | grep -cE '^[0-9a-f]+$')
+	expect "mkfs -f on a tty shows the removal reaching 100% ($nobj objects)" 0 \
+		sh -c "script -qec './mkfs.exofs -f $S' /dev/null | tr '\r' '\n' | grep -q 'removing old objects: 100.0% ($nobj/$nobj)'"
+fi
+
 echo "# test_mkfs: $((N - FAILED)) passed, $FAILED failed"
-[ $N -eq 33 ] || { echo "# planned 33, ran $N"; exit 1; }
+[ $N -eq 35 ] || { echo "# planned 35, ran $N"; exit 1; }
 [ $FAILED -eq 0 ]
