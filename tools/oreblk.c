@@ -422,6 +422,45 @@ static int zero_range(int fd, const char *path, uint64_t off, uint64_t len)
 	return -1;
 }
 
+/*
+ * create's long step: zeroing every member's data range (parity and
+ * mirrors start consistent). Done in 256 MiB pieces so that a tty on
+ * stdout sees its progress, one line rewritten in place (as mdadm's
+ * resync line in /proc/mdstat).
+ */
+#define ZERO_PIECE	(256ULL << 20)
+
+static int zero_members(int *fds, char **paths, int n, uint64_t off,
+			uint64_t len)
+{
+	uint64_t done, step, pm, last = UINT64_MAX;
+	uint64_t total = len * (uint64_t)n;
+	int tty = isatty(STDOUT_FILENO), i;
+
+	for (i = 0; i < n; i++) {
+		for (done = 0; done < len; done += step) {
+			step = len - done < ZERO_PIECE ? len - done : ZERO_PIECE;
+			pm = total ? (len * i + done) * 1000 / total : 1000;
+			if (tty && pm != last) {
+				last = pm;
+				printf("\r\033[K%s: zeroing members: %3" PRIu64 ".%" PRIu64 "%% (member %d/%d)",
+				       prog, pm / 10, pm % 10, i + 1, n);
+				fflush(stdout);
+			}
+			if (zero_range(fds[i], paths[i], off + done, step)) {
+				if (tty)
+					printf("\n");
+				return -1;
+			}
+		}
+	}
+	if (tty) {
+		printf("\r\033[K");
+		fflush(stdout);
+	}
+	return 0;
+}
+
 static int cmd_create(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -597,12 +636,9 @@ static int cmd_create(int argc, char **argv)
 	}
 	ctime_now = (uint64_t)time(NULL);	/* the same on every member */
 
-	if ((l.parity || l.mirrors_p1 > 1) && !assume_clean) {
-		for (i = 0; i < n; i++)
-			if (zero_range(fds[i], paths[i], OREBLK_DATA_OFFSET,
-				       data_size))
-				goto out;
-	}
+	if ((l.parity || l.mirrors_p1 > 1) && !assume_clean &&
+	    zero_members(fds, paths, n, OREBLK_DATA_OFFSET, data_size))
+		goto out;
 	for (i = 0; i < n; i++) {
 		int j;
 
