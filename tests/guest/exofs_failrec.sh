@@ -100,12 +100,7 @@ if [ "$STAGE" = 1 ] || [ "$STAGE" = 3 ]; then
 	diag "tables: $(dm table 2>&1 | tr '\n' ';')"
 	diag "writing a new file, $SYNC, resetting the guest when $SYNC returns"
 	# the harness's end markers first: nothing may run between fsync and reset
-	echo "@@ORE@@ EXIT rc=$([ $ORE_NFAIL -eq 0 ] && echo 0 || echo 1)"
-	echo "@@ORE@@ DMESG-BEGIN"
-	dmesg
-	echo "@@ORE@@ DMESG-END"
-	echo "@@ORE@@ END"
-	echo 1 > /proc/sys/kernel/sysrq
+	guest_end_report
 	t0=$(now_cs)
 	if [ $SYNC = fsync ]; then
 		fsop write $M/f 0 1M 9 && fsop fsync $M/f
