@@ -244,6 +244,9 @@ enum ore_io_kind {
  * @stats_reads: component reads issued for read-4-write
  * @stats_full_stripes: stripes written whole (no reads)
  * @stats_partial_stripes: stripes written partially
+ *
+ * ORE allocates it inside a larger structure of its own (ore/ios.h): only
+ * ore_get_rw_state() and ore_get_io_state() make one.
  */
 struct ore_io_state {
 	enum ore_io_kind kind;
@@ -268,17 +271,6 @@ struct ore_io_state {
 	u32 stats_reads;
 	u32 stats_full_stripes;
 	u32 stats_partial_stripes;
-
-	/* private to ORE */
-	atomic_t pending;
-	struct completion *sync_done;
-	struct work_struct work;
-	struct list_head own_pages;
-	struct list_head pstripes;
-	void *batch;
-	unsigned long failed_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
-	u32 nr_comps;
-	int comp_error[] __counted_by(nr_comps);
 };
 
 int ore_verify_layout(u32 num_devs, struct ore_layout *layout);

@@ -2,7 +2,7 @@
 /*
  * ORE read-4-write planning: which pages a partial-stripe write must read,
  * and whether it does so as reconstruct-write or read-modify-write, as pure
- * arithmetic. Compiled in the kernel (ore.ko, used by ore/io.c) and in
+ * arithmetic. Compiled in the kernel (ore.ko, used by ore/write.c) and in
  * userspace (tests/unit/r4w_test.c). docs/engine.md ("Writes") describes
  * the rules.
  *

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ORE whole-object operations: create, remove, truncate, flush and
+ * length, run on every component of an object.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/highmem.h>
+
+#include "ios.h"
+
+/* One operation on component @comp (object @oid) of @store. */
+typedef int (*ore_comp_op_fn)(struct ore_store *store, u32 comp, u64 oid,
+			      void *arg);
+
+/*
+ * Run @op on every component. A failed store or component counts against
+ * the layout's redundancy as for writes; returns 0 while every group keeps
+ * enough components, else the first error.
+ */
+static int ore_run_on_comps(struct ore_io_state *ios, ore_comp_op_fn op,
+			    void *arg, int ignore)
+{
+	const struct ore_layout *layout = ios->layout;
+	int first_err = 0;
+	u32 comp;
+
+	for (comp = 0; comp < layout->num_comps; comp++) {
+		struct ore_store *store = ore_comp_store(ios->oc, comp);
+		int err;
+
+		if (!ore_store_writable(store)) {
+			ore_note_failure(ios, comp, 0, 0);
+			continue;
+		}
+		err = op(store, comp, ios->oc->oid, arg);
+		if (err && err != ignore) {
+			pr_err("object 0x%llx on store %s: %d\n",
+			       ios->oc->oid, store->name, err);
+			atomic_inc(&store->nr_errors);
+			ore_note_failure(ios, comp, 0, err);
+			if (!first_err)
+				first_err = err;
+		}
+	}
+	if (!first_err && ios->failed_comp < 0)
+		return 0;
+	/* every failed store and component is in failed_mask now */
+	if (!ore_layout_survives(layout, ore_priv(ios)->failed_mask, layout->num_comps,
+				 0))
+		return first_err ? first_err : -EIO;
+	ios->degraded = true;
+	return 0;
+}
+
+static int ore_op_create(struct ore_store *store, u32 comp, u64 oid,
+			 void *arg)
+{
+	int err = store->ops->create(store, oid);
+
+	if (err == -EEXIST)	/* a stale object: leave it empty */
+		err = store->ops->truncate(store, oid, 0);
+	return err;
+}
+
+static int ore_op_remove(struct ore_store *store, u32 comp, u64 oid,
+			 void *arg)
+{
+	return store->ops->remove(store, oid);
+}
+
+static int ore_op_flush(struct ore_store *store, u32 comp, u64 oid,
+			void *arg)
+{
+	return store->ops->flush(store, oid);
+}
+
+static void ore_ios_complete_sync(struct ore_io_state *ios, int err)
+{
+	ios->error = err;
+	if (ios->done)
+		ios->done(ios, ios->private);
+}
+
+/**
+ * ore_create() - create the object on every component
+ * @ios: an I/O state from ore_get_io_state()
+ *
+ * An object that exists already is truncated to zero. Runs synchronously;
+ * @ios->done, if set, is called before returning.
+ *
+ * Return: 0 (possibly degraded) or a negative errno.
+ */
+int ore_create(struct ore_io_state *ios)
+{
+	int err = ore_run_on_comps(ios, ore_op_create, NULL, 0);
+
+	ore_ios_complete_sync(ios, err);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_create);
+
+/**
+ * ore_remove() - remove the object from every component
+ * @ios: an I/O state from ore_get_io_state()
+ *
+ * A component that does not hold the object is not an error. Runs
+ * synchronously; @ios->done, if set, is called before returning.
+ *
+ * Return: 0 (possibly degraded) or a negative errno.
+ */
+int ore_remove(struct ore_io_state *ios)
+{
+	int err;
+
+	err = ore_run_on_comps(ios, ore_op_remove, NULL, -ENOENT);
+	ore_ios_complete_sync(ios, err);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_remove);
+
+struct ore_trunc_arg {
+	const struct ore_layout *layout;
+	u64 size;
+	bool lazy;	/* ore_components.lazy: truncate creates */
+};
+
+static int ore_op_truncate(struct ore_store *store, u32 comp, u64 oid,
+			   void *arg)
+{
+	struct ore_trunc_arg *ta = arg;
+	u64 len;
+	int err;
+
+	/*
+	 * A lost component is not made again here (it would read as zeros
+	 * where its data was): it stays a failed component.
+	 */
+	if (!ta->lazy) {
+		err = store->ops->length(store, oid, &len);
+		if (err)
+			return err;
+	}
+	return store->ops->truncate(store, oid,
+			ore_layout_obj_size(ta->layout, comp, ta->size));
+}
+
+/*
+ * Zero [size, end of its stripe) through a normal write, so the stripe's
+ * parity stops covering the bytes the truncation drops.
+ */
+static int ore_truncate_zero_tail(const struct ore_layout *layout,
+				  struct ore_components *oc, u64 size)
+{
+	struct ore_striping_info si;
+	struct ore_io_state *ios = NULL;
+	struct page **pages = NULL;
+	u64 start = round_down(size, PAGE_SIZE), end;
+	unsigned int n, i;
+	int err;
+
+	ore_calc_stripe_info(layout, size, &si);
+	if (si.first_stripe_start == size)
+		return 0;
+	end = si.first_stripe_start + layout->stripe_length;
+	n = (end - start) / PAGE_SIZE;
+	pages = kcalloc(n, sizeof(*pages), GFP_NOFS);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		pages[i] = ZERO_PAGE(0);
+	if (size != start) {
+		pages[0] = alloc_page(GFP_NOFS);
+		if (!pages[0]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		err = ore_get_rw_state(layout, oc, true, start, PAGE_SIZE, &ios);
+		if (err)
+			goto out;
+		ios->pages = pages;
+		ios->nr_pages = 1;
+		err = ore_read(ios);
+		ore_put_io_state(ios);
+		if (err)
+			goto out;
+		memzero_page(pages[0], size - start, PAGE_SIZE - (size - start));
+	}
+	err = ore_get_rw_state(layout, oc, false, start, end - start, &ios);
+	if (err)
+		goto out;
+	ios->pages = pages;
+	ios->nr_pages = n;
+	err = ore_write(ios);
+	ore_put_io_state(ios);
+out:
+	if (size != start && pages[0] && pages[0] != ZERO_PAGE(0))
+		__free_page(pages[0]);
+	kfree(pages);
+	return err;
+}
+
+/**
+ * ore_truncate() - set the logical length of an object
+ * @layout: the object's layout
+ * @oc: the object's components
+ * @size: the new logical length in bytes
+ *
+ * Each component object gets the length ore_layout_obj_size() gives. For
+ * parity layouts the rest of the stripe holding @size is first written
+ * with zeros, so parity stays true. The caller keeps other writes of that
+ * stripe out while this runs. Synchronous.
+ *
+ * Return: 0 (possibly degraded) or a negative errno.
+ */
+int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,
+		 u64 size)
+{
+	struct ore_trunc_arg ta = { layout, size, oc->lazy };
+	struct ore_io_state *ios;
+	int err;
+
+	if (layout->parity) {
+		err = ore_truncate_zero_tail(layout, oc, size);
+		if (err)
+			return err;
+	}
+	err = ore_get_io_state(layout, oc, &ios);
+	if (err)
+		return err;
+	err = ore_run_on_comps(ios, ore_op_truncate, &ta, 0);
+	ore_put_io_state(ios);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_truncate);
+
+/**
+ * ore_flush() - make everything written to an object stable
+ * @layout: the object's layout
+ * @oc: the object's components (@oc->oid 0 flushes the whole stores)
+ *
+ * Return: 0 (possibly degraded) or a negative errno.
+ */
+int ore_flush(const struct ore_layout *layout, struct ore_components *oc)
+{
+	struct ore_io_state *ios;
+	int err;
+
+	err = ore_get_io_state(layout, oc, &ios);
+	if (err)
+		return err;
+	err = ore_run_on_comps(ios, ore_op_flush, NULL, 0);
+	ore_put_io_state(ios);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_flush);
+
+/* Logical offset of the last byte of @obj_len bytes on data component. */
+static bool ore_comp_last_byte(const struct ore_layout *layout, u32 comp,
+			       u64 obj_len, u64 *loff)
+{
+	u32 su = layout->stripe_unit;
+	u32 group = comp / layout->mirrors_p1 / layout->group_width;
+	u32 pos = comp / layout->mirrors_p1 % layout->group_width;
+	u64 row = (obj_len - 1) / su;
+	u64 M = row / layout->group_depth;
+	u64 N = row % layout->group_depth;
+	u32 col = ore_layout_pos_col(layout, row, pos);
+
+	if (col >= layout->data_width)
+		return false;
+	*loff = M * layout->super_stripe + group * layout->group_length +
+		N * layout->stripe_length + (u64)col * su + (obj_len - 1) % su;
+	return true;
+}
+
+/**
+ * ore_length() - logical length of an object, from its components
+ * @layout: the object's layout
+ * @oc: the object's components
+ * @size: receives the length
+ *
+ * Derived from the lengths of the components on in-sync stores (the
+ * extent of the furthest data byte stored); a component that does not
+ * answer is passed over, so with too many of them the length may come out
+ * short. Callers that keep the length themselves (exofs) need not call
+ * this.
+ *
+ * Return: 0.
+ */
+int ore_length(const struct ore_layout *layout, struct ore_components *oc,
+	       u64 *size)
+{
+	u32 comp;
+
+	*size = 0;
+	for (comp = 0; comp < layout->num_comps; comp++) {
+		struct ore_store *store = ore_comp_store(oc, comp);
+		u64 len, last;
+
+		/* only a store whose objects are all valid knows their end */
+		if (!ore_store_readable(store, 0, U64_MAX) ||
+		    store->ops->length(store, oc->oid, &len))
+			continue;
+		if (len && ore_comp_last_byte(layout, comp, len, &last))
+			*size = max(*size, last + 1);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ore_length);
