@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <stddef.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,8 @@
 #include "exofs_user.h"
 
 #define PROG	"mkfs.exofs"
+
+enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO, O_LAZY };
 
 static void usage(FILE *f)
 {
@@ -278,9 +281,61 @@ static int sync_dir(const char *dir)
 	return err;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct mkfs_opts {
+	uint32_t raid, su, gw, gd, gc, mirrors, max_ino;
+	const char *label;
+	uint8_t fs_uuid[EXOFS_UUID_SIZE];
+	int force, quiet, have_uuid, lazy;
+};
+
+/* Check one option's value; 0, or 1 after saying what is wrong. */
+static int check_option(int c, struct mkfs_opts *o)
 {
-	enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO, O_LAZY };
+	switch (c) {
+	case O_RAID:
+		if (o->raid != 0 && o->raid != 1 && o->raid != 4 &&
+		    o->raid != 5 && o->raid != 6) {
+			fprintf(stderr, PROG ": --raid: %u is not 0, 1, 4, 5 or 6\n",
+				o->raid);
+			return 1;
+		}
+		break;
+	case O_GW:
+		if (!o->gw) {
+			fprintf(stderr, PROG ": --group-width must not be 0\n");
+			return 1;
+		}
+		break;
+	case O_GC:
+		if (!o->gc) {
+			fprintf(stderr, PROG ": --group-count must not be 0\n");
+			return 1;
+		}
+		break;
+	case O_MIRRORS:
+		if (!o->mirrors) {
+			fprintf(stderr, PROG ": --mirrors must not be 0 (it counts copies: 1 = no mirroring)\n");
+			return 1;
+		}
+		break;
+	case O_MAXINO:
+		if (o->max_ino <= EXOFS_FIRST_INO) {
+			fprintf(stderr, PROG ": --max-inodes must be above %d\n",
+				EXOFS_FIRST_INO);
+			return 1;
+		}
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Parse the options into @o. Returns the index of the first store
+ * argument, or -1 to exit 1 (the error said), or -2 to exit 0 (--help).
+ */
+static int parse_options(int argc, char **argv, struct mkfs_opts *o)
+{
 	static const struct option opts[] = {
 		{ "raid", required_argument, NULL, O_RAID },
 		{ "stripe-unit", required_argument, NULL, O_SU },
@@ -297,103 +352,384 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint32_t raid = 0, su = 65536, gw = 0, gd = 1, gc = 0, mirrors = 0;
-	uint32_t max_ino = 1u << 24, n, i, j;
-	const char *label = "", *why;
-	uint8_t fs_uuid[EXOFS_UUID_SIZE], (*store_uuid)[EXOFS_UUID_SIZE];
-	int force = 0, quiet = 0, have_uuid = 0, lazy = 0, c, err;
-	struct exofs_stores st;
-	struct ore_layout *l = &st.layout;
-	struct stat *sts;
-	struct timespec now;
-	char ustr[37];
+	static const struct {
+		int opt, suffix;
+		const char *name;
+		size_t field;
+	} nums[] = {
+		{ O_RAID, 0, "--raid", offsetof(struct mkfs_opts, raid) },
+		{ O_SU, 1, "--stripe-unit", offsetof(struct mkfs_opts, su) },
+		{ O_GW, 0, "--group-width", offsetof(struct mkfs_opts, gw) },
+		{ O_GD, 0, "--group-depth", offsetof(struct mkfs_opts, gd) },
+		{ O_GC, 0, "--group-count", offsetof(struct mkfs_opts, gc) },
+		{ O_MIRRORS, 0, "--mirrors",
+		  offsetof(struct mkfs_opts, mirrors) },
+		{ O_MAXINO, 0, "--max-inodes",
+		  offsetof(struct mkfs_opts, max_ino) },
+	};
+	unsigned int k;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "L:U:fqh", opts, NULL)) != -1) {
+		for (k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
+			if (nums[k].opt == c)
+				break;
+		if (k < sizeof(nums) / sizeof(nums[0])) {
+			uint32_t *v = (uint32_t *)((char *)o + nums[k].field);
+
+			if (parse_u32(nums[k].name, optarg, v, nums[k].suffix) ||
+			    check_option(c, o))
+				return -1;
+			continue;
+		}
 		switch (c) {
-		case O_RAID:
-			if (parse_u32("--raid", optarg, &raid, 0))
-				return 1;
-			if (raid != 0 && raid != 1 && raid != 4 && raid != 5 &&
-			    raid != 6) {
-				fprintf(stderr, PROG ": --raid: %u is not 0, 1, 4, 5 or 6\n",
-					raid);
-				return 1;
-			}
-			break;
-		case O_SU:
-			if (parse_u32("--stripe-unit", optarg, &su, 1))
-				return 1;
-			break;
-		case O_GW:
-			if (parse_u32("--group-width", optarg, &gw, 0))
-				return 1;
-			if (!gw) {
-				fprintf(stderr, PROG ": --group-width must not be 0\n");
-				return 1;
-			}
-			break;
-		case O_GD:
-			if (parse_u32("--group-depth", optarg, &gd, 0))
-				return 1;
-			break;
-		case O_GC:
-			if (parse_u32("--group-count", optarg, &gc, 0))
-				return 1;
-			if (!gc) {
-				fprintf(stderr, PROG ": --group-count must not be 0\n");
-				return 1;
-			}
-			break;
-		case O_MIRRORS:
-			if (parse_u32("--mirrors", optarg, &mirrors, 0))
-				return 1;
-			if (!mirrors) {
-				fprintf(stderr, PROG ": --mirrors must not be 0 (it counts copies: 1 = no mirroring)\n");
-				return 1;
-			}
-			break;
-		case O_MAXINO:
-			if (parse_u32("--max-inodes", optarg, &max_ino, 0))
-				return 1;
-			if (max_ino <= EXOFS_FIRST_INO) {
-				fprintf(stderr, PROG ": --max-inodes must be above %d\n",
-					EXOFS_FIRST_INO);
-				return 1;
-			}
-			break;
 		case O_LAZY:
-			lazy = 1;
+			o->lazy = 1;
 			break;
 		case 'L':
 			if (strlen(optarg) > EXOFS_LABEL_SIZE) {
 				fprintf(stderr, PROG ": label '%s' is longer than %d bytes\n",
 					optarg, EXOFS_LABEL_SIZE);
-				return 1;
+				return -1;
 			}
-			label = optarg;
+			o->label = optarg;
 			break;
 		case 'U':
-			if (parse_uuid(optarg, fs_uuid)) {
+			if (parse_uuid(optarg, o->fs_uuid)) {
 				fprintf(stderr, PROG ": '%s' is not a UUID\n", optarg);
-				return 1;
+				return -1;
 			}
-			have_uuid = 1;
+			o->have_uuid = 1;
 			break;
 		case 'f':
-			force = 1;
+			o->force = 1;
 			break;
 		case 'q':
-			quiet = 1;
+			o->quiet = 1;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return -2;
 		default:
 			usage(stderr);
-			return 1;
+			return -1;
 		}
 	}
-	n = (uint32_t)(argc - optind);
+	return optind;
+}
+
+/* The stores: writable directories, each given once. */
+static int check_store_dirs(const struct exofs_stores *st)
+{
+	struct stat *sts;
+	uint32_t i, j;
+	int err = 1;
+
+	sts = calloc(st->n, sizeof(*sts));
+	if (!sts) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < st->n; i++) {
+		if (stat(st->dirs[i], &sts[i])) {
+			fprintf(stderr, PROG ": store %s: %s\n", st->dirs[i],
+				strerror(errno));
+			goto out;
+		}
+		if (!S_ISDIR(sts[i].st_mode)) {
+			fprintf(stderr, PROG ": store %s is not a directory\n",
+				st->dirs[i]);
+			goto out;
+		}
+		if (access(st->dirs[i], W_OK | X_OK)) {
+			fprintf(stderr, PROG ": store %s is not writable: %s\n",
+				st->dirs[i], strerror(errno));
+			goto out;
+		}
+		for (j = 0; j < i; j++)
+			if (sts[i].st_dev == sts[j].st_dev &&
+			    sts[i].st_ino == sts[j].st_ino) {
+				fprintf(stderr, PROG ": store %s is given twice (as store %u and store %u, %s)\n",
+					st->dirs[i], j, i, st->dirs[j]);
+				goto out;
+			}
+	}
+	err = 0;
+out:
+	free(sts);
+	return err;
+}
+
+/* The layout from the options and the number of stores. */
+static int build_layout(struct mkfs_opts *o, struct exofs_stores *st)
+{
+	struct ore_layout *l = &st->layout;
+	uint32_t n = st->n, gw = o->gw, gc = o->gc;
+	const char *why;
+
+	if (!o->mirrors)
+		o->mirrors = o->raid == 1 ? 2 : 1;
+	memset(l, 0, sizeof(*l));
+	l->raid_algorithm = o->raid == 1 ? ORE_RAID0 : o->raid;
+	l->stripe_unit = o->su;
+	l->mirrors_p1 = o->mirrors;
+	l->group_depth = o->gd;
+	if (!gw)
+		gw = n / (o->mirrors * (gc ? gc : 1));
+	if (!gc)	/* too wide a group: let ore_layout_check say so */
+		gc = gw && n >= gw * o->mirrors ? n / (gw * o->mirrors) : 1;
+	l->group_width = gw;
+	l->group_count = gc;
+	if (ore_layout_check(l, n, &why)) {
+		fprintf(stderr, PROG ": invalid layout for %u stores (raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, mirrors %u): %s\n",
+			n, o->raid, o->su, gw, o->gd, gc, o->mirrors, why);
+		return 1;
+	}
+	return 0;
+}
+
+/* What the stores hold now: refused, or (-f) their objects removed. */
+static int empty_stores(const struct mkfs_opts *o,
+			const struct exofs_stores *st)
+{
+	char ustr[37];
+	uint32_t i;
+
+	for (i = 0; i < st->n; i++) {
+		uint8_t old[EXOFS_UUID_SIZE];
+		int has_exofs, nobj, ent;
+
+		ent = store_contents(st->dirs[i], &has_exofs, old, &nobj);
+		if (ent < 0) {
+			fprintf(stderr, PROG ": store %s: %s\n", st->dirs[i],
+				strerror(-ent));
+			return 1;
+		}
+		if (!ent)
+			continue;
+		exofs_uuid_str(old, ustr);
+		if (!o->force) {
+			if (has_exofs)
+				fprintf(stderr, PROG ": store %s holds an exofs filesystem (uuid %s); use -f to overwrite it\n",
+					st->dirs[i], ustr);
+			else
+				fprintf(stderr, PROG ": store %s is not empty (%d entries); use -f to overwrite\n",
+					st->dirs[i], ent);
+			return 1;
+		}
+		to_remove += nobj;
+		if (!o->quiet && nobj != ent)
+			fprintf(stderr, PROG ": warning: store %s holds %d entries that are not objects; left alone\n",
+				st->dirs[i], ent - nobj);
+	}
+	if (!o->force)
+		return 0;
+	show_progress = !o->quiet && to_remove && isatty(STDOUT_FILENO);
+	removal_progress();
+	for (i = 0; i < st->n; i++)
+		if (clear_store(st->dirs[i])) {
+			if (show_progress)
+				printf("\n");
+			return 1;
+		}
+	if (show_progress)
+		printf("\r\033[K");
+	return 0;
+}
+
+/* A random RFC 4122 version 4 UUID. */
+static int random_uuid(uint8_t *u)
+{
+	if (random_bytes(u, EXOFS_UUID_SIZE)) {
+		fprintf(stderr, PROG ": getrandom: %s\n", strerror(errno));
+		return 1;
+	}
+	u[6] = (u[6] & 0x0f) | 0x40;
+	u[8] = (u[8] & 0x3f) | 0x80;
+	return 0;
+}
+
+/* The filesystem's UUID (unless given) and one per store, distinct. */
+static int make_uuids(struct mkfs_opts *o, uint32_t n,
+		      uint8_t (*store_uuid)[EXOFS_UUID_SIZE])
+{
+	uint32_t i, j;
+
+	if (!o->have_uuid && random_uuid(o->fs_uuid))
+		return 1;
+	for (i = 0; i < n; i++) {
+		int again;
+
+		do {
+			again = 0;
+			if (random_uuid(store_uuid[i]))
+				return 1;
+			for (j = 0; j < i; j++)
+				if (!memcmp(store_uuid[i], store_uuid[j],
+					    EXOFS_UUID_SIZE))
+					again = 1;
+		} while (again);
+	}
+	return 0;
+}
+
+/* Striped objects: root inode, bitmap, root directory. */
+static int write_root(const struct exofs_stores *st,
+		      const struct timespec *now)
+{
+	struct exofs_inode root;
+	uint8_t chunk[EXOFS_DIR_CHUNK], bitmap = 0x03;
+	uint32_t gen;
+
+	memset(&root, 0, sizeof(root));
+	random_bytes(&gen, sizeof(gen));
+	root.i_mode = htole16(040755);
+	root.i_links_count = htole32(2);
+	root.i_size = htole64(EXOFS_DIR_CHUNK);
+	root.i_atime = root.i_mtime = root.i_ctime = root.i_crtime =
+		htole64((uint64_t)now->tv_sec);
+	root.i_atime_nsec = root.i_mtime_nsec = root.i_ctime_nsec =
+		root.i_crtime_nsec = htole32((uint32_t)now->tv_nsec);
+	root.i_generation = htole32(gen);
+	root.i_flags = htole32(EXOFS_INODE_FL_OBJECT);
+	root.i_ino = htole64(EXOFS_ROOT_INO);
+	root.i_csum = htole32(exofs_inode_csum(&root));
+	if (write_striped(st, EXOFS_ITABLE_OID,
+			  EXOFS_ROOT_INO * EXOFS_INODE_SIZE, &root,
+			  sizeof(root)))
+		return 1;
+	if (write_striped(st, EXOFS_IBITMAP_OID, 0, &bitmap, 1))
+		return 1;
+	memset(chunk, 0, sizeof(chunk));
+	put_dirent(chunk, 0, EXOFS_ROOT_INO, EXOFS_DIR_REC_LEN(1), ".",
+		   EXOFS_FT_DIR);
+	put_dirent(chunk, EXOFS_DIR_REC_LEN(1), EXOFS_ROOT_INO,
+		   EXOFS_DIR_CHUNK - EXOFS_DIR_REC_LEN(1), "..",
+		   EXOFS_FT_DIR);
+	return write_striped(st, EXOFS_INO_OID(EXOFS_ROOT_INO), 0, chunk,
+			     sizeof(chunk)) ? 1 : 0;
+}
+
+/* Write @sb as the superblock object of store @dir, synced. */
+static int write_sb_file(const char *dir, const uint8_t *sb, size_t len)
+{
+	char path[4096];
+	int fd, err;
+
+	ore_user_store_path(path, sizeof(path), dir, EXOFS_SUPER_OID);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fprintf(stderr, PROG ": cannot create %s: %s\n", path,
+			strerror(errno));
+		return 1;
+	}
+	if (pwrite(fd, sb, len, 0) != (ssize_t)len || fsync(fd)) {
+		fprintf(stderr, PROG ": cannot write %s: %s\n", path,
+			strerror(errno));
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	err = sync_dir(dir);
+	if (err) {
+		fprintf(stderr, PROG ": fsync of store %s: %s\n", dir,
+			strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+/* Superblocks, one per store, last. */
+static int write_superblocks(const struct mkfs_opts *o,
+			     const struct exofs_stores *st,
+			     uint8_t (*store_uuid)[EXOFS_UUID_SIZE],
+			     const struct timespec *now)
+{
+	uint32_t i, j, n = st->n;
+	const char *why;
+
+	for (i = 0; i < n; i++) {
+		uint8_t sb[EXOFS_SB_SIZE];
+		struct exofs_fsb *fsb = (void *)sb;
+		struct exofs_dev_entry *dt = (void *)(sb + EXOFS_DEVTABLE_OFFSET);
+
+		memset(sb, 0, sizeof(sb));
+		fsb->s_magic = htole64(EXOFS_SB_MAGIC);
+		fsb->s_version = htole32(EXOFS_FORMAT_VERSION);
+		fsb->s_sb_size = htole32(EXOFS_SB_SIZE);
+		if (!o->lazy)
+			fsb->s_feature_ro_compat =
+				htole32(EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
+		memcpy(fsb->s_uuid, o->fs_uuid, EXOFS_UUID_SIZE);
+		strncpy(fsb->s_label, o->label, EXOFS_LABEL_SIZE);
+		exofs_layout_to_disk(&st->layout, &fsb->s_layout);
+		fsb->s_num_stores = htole32(n);
+		fsb->s_event = htole64(1);
+		fsb->s_state = htole32(EXOFS_STATE_CLEAN);
+		fsb->s_inode_size = htole32(EXOFS_INODE_SIZE);
+		fsb->s_dir_chunk = htole32(EXOFS_DIR_CHUNK);
+		fsb->s_root_ino = htole64(EXOFS_ROOT_INO);
+		fsb->s_max_ino = htole64(o->max_ino);
+		fsb->s_next_ino = htole64(EXOFS_FIRST_INO);
+		fsb->s_used_inodes = htole64(2);
+		fsb->s_mkfs_time = htole64((uint64_t)now->tv_sec);
+		fsb->s_write_time = htole64((uint64_t)now->tv_sec);
+		for (j = 0; j < n; j++) {
+			memcpy(dt[j].uuid, store_uuid[j], EXOFS_UUID_SIZE);
+			dt[j].index = htole32(j);
+		}
+		exofs_sb_set_store(sb, i);	/* index, store uuid, s_csum */
+		if (exofs_sb_check(sb, &(struct ore_layout){ 0 }, &why)) {
+			fprintf(stderr, PROG ": internal error: superblock fails its own check: %s\n",
+				why);
+			return 1;
+		}
+		if (write_sb_file(st->dirs[i], sb, sizeof(sb)))
+			return 1;
+	}
+	return 0;
+}
+
+static void print_summary(const struct mkfs_opts *o,
+			  const struct exofs_stores *st,
+			  uint8_t (*store_uuid)[EXOFS_UUID_SIZE])
+{
+	const struct ore_layout *l = &st->layout;
+	char ustr[37];
+	uint32_t i;
+
+	exofs_uuid_str(o->fs_uuid, ustr);
+	printf("exofs: uuid %s, label \"%.*s\", %u stores, max inodes %u\n",
+	       ustr, EXOFS_LABEL_SIZE, o->label, st->n, o->max_ino);
+	printf("layout: %s stripe_unit %u group_width %u (%u data + %u parity) group_depth %u group_count %u mirrors_p1 %u\n",
+	       ore_layout_raid_name(l->raid_algorithm, l->mirrors_p1),
+	       l->stripe_unit, l->group_width,
+	       l->data_width, l->parity, l->group_depth,
+	       l->group_count, l->mirrors_p1);
+	printf("layout: %u components per object over %u stores, %llu data bytes per stripe\n",
+	       l->num_comps, st->n, (unsigned long long)l->stripe_length);
+	printf("stores (device table order, mount -o stores= in this order):\n");
+	for (i = 0; i < st->n; i++) {
+		exofs_uuid_str(store_uuid[i], ustr);
+		printf("  %u %s uuid %s\n", i, st->dirs[i], ustr);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct mkfs_opts o = {
+		.su = 65536, .gd = 1, .max_ino = 1u << 24, .label = "",
+	};
+	uint8_t (*store_uuid)[EXOFS_UUID_SIZE];
+	struct exofs_stores st;
+	struct timespec now;
+	int first, err = 1;
+	uint32_t n;
+
+	first = parse_options(argc, argv, &o);
+	if (first < 0)
+		return first == -2 ? 0 : 1;
+	n = (uint32_t)(argc - first);
 	if (!n) {
 		fprintf(stderr, PROG ": no store directories given\n");
 		usage(stderr);
@@ -405,247 +741,23 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	st.n = n;
-	st.dirs = (const char **)(argv + optind);
-
-	/* The stores: directories, each once. */
-	sts = calloc(n, sizeof(*sts));
+	st.dirs = (const char **)(argv + first);
 	store_uuid = calloc(n, sizeof(*store_uuid));
-	if (!sts || !store_uuid) {
+	if (!store_uuid) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return 1;
 	}
-	for (i = 0; i < n; i++) {
-		if (stat(st.dirs[i], &sts[i])) {
-			fprintf(stderr, PROG ": store %s: %s\n", st.dirs[i],
-				strerror(errno));
-			return 1;
-		}
-		if (!S_ISDIR(sts[i].st_mode)) {
-			fprintf(stderr, PROG ": store %s is not a directory\n",
-				st.dirs[i]);
-			return 1;
-		}
-		if (access(st.dirs[i], W_OK | X_OK)) {
-			fprintf(stderr, PROG ": store %s is not writable: %s\n",
-				st.dirs[i], strerror(errno));
-			return 1;
-		}
-		for (j = 0; j < i; j++)
-			if (sts[i].st_dev == sts[j].st_dev &&
-			    sts[i].st_ino == sts[j].st_ino) {
-				fprintf(stderr, PROG ": store %s is given twice (as store %u and store %u, %s)\n",
-					st.dirs[i], j, i, st.dirs[j]);
-				return 1;
-			}
-	}
-
-	/* The layout. */
-	if (!mirrors)
-		mirrors = raid == 1 ? 2 : 1;
-	memset(l, 0, sizeof(*l));
-	l->raid_algorithm = raid == 1 ? ORE_RAID0 : raid;
-	l->stripe_unit = su;
-	l->mirrors_p1 = mirrors;
-	l->group_depth = gd;
-	if (!gw)
-		gw = n / (mirrors * (gc ? gc : 1));
-	if (!gc)	/* too wide a group: let ore_layout_check say so */
-		gc = gw && n >= gw * mirrors ? n / (gw * mirrors) : 1;
-	l->group_width = gw;
-	l->group_count = gc;
-	if (ore_layout_check(l, n, &why)) {
-		fprintf(stderr, PROG ": invalid layout for %u stores (raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, mirrors %u): %s\n",
-			n, raid, su, gw, gd, gc, mirrors, why);
-		return 1;
-	}
-
-	/* What the stores hold now. */
-	for (i = 0; i < n; i++) {
-		uint8_t old[EXOFS_UUID_SIZE];
-		int has_exofs, nobj, ent;
-
-		ent = store_contents(st.dirs[i], &has_exofs, old, &nobj);
-		if (ent < 0) {
-			fprintf(stderr, PROG ": store %s: %s\n", st.dirs[i],
-				strerror(-ent));
-			return 1;
-		}
-		if (!ent)
-			continue;
-		exofs_uuid_str(old, ustr);
-		if (!force) {
-			if (has_exofs)
-				fprintf(stderr, PROG ": store %s holds an exofs filesystem (uuid %s); use -f to overwrite it\n",
-					st.dirs[i], ustr);
-			else
-				fprintf(stderr, PROG ": store %s is not empty (%d entries); use -f to overwrite\n",
-					st.dirs[i], ent);
-			return 1;
-		}
-		to_remove += nobj;
-		if (!quiet && nobj != ent)
-			fprintf(stderr, PROG ": warning: store %s holds %d entries that are not objects; left alone\n",
-				st.dirs[i], ent - nobj);
-	}
-	if (force) {
-		show_progress = !quiet && to_remove && isatty(STDOUT_FILENO);
-		removal_progress();
-		for (i = 0; i < n; i++)
-			if (clear_store(st.dirs[i])) {
-				if (show_progress)
-					printf("\n");
-				return 1;
-			}
-		if (show_progress)
-			printf("\r\033[K");
-	}
-
-	/* UUIDs: the filesystem's and one per store, distinct, non-zero. */
-	if (!have_uuid && random_bytes(fs_uuid, sizeof(fs_uuid))) {
-		fprintf(stderr, PROG ": getrandom: %s\n", strerror(errno));
-		return 1;
-	}
-	if (!have_uuid) {	/* RFC 4122 version 4 */
-		fs_uuid[6] = (fs_uuid[6] & 0x0f) | 0x40;
-		fs_uuid[8] = (fs_uuid[8] & 0x3f) | 0x80;
-	}
-	for (i = 0; i < n; i++) {
-		int again;
-
-		do {
-			again = 0;
-			if (random_bytes(store_uuid[i], EXOFS_UUID_SIZE)) {
-				fprintf(stderr, PROG ": getrandom: %s\n",
-					strerror(errno));
-				return 1;
-			}
-			store_uuid[i][6] = (store_uuid[i][6] & 0x0f) | 0x40;
-			store_uuid[i][8] = (store_uuid[i][8] & 0x3f) | 0x80;
-			for (j = 0; j < i; j++)
-				if (!memcmp(store_uuid[i], store_uuid[j],
-					    EXOFS_UUID_SIZE))
-					again = 1;
-		} while (again);
-	}
+	if (check_store_dirs(&st) || build_layout(&o, &st) ||
+	    empty_stores(&o, &st) || make_uuids(&o, n, store_uuid))
+		goto out;
 	clock_gettime(CLOCK_REALTIME, &now);
-
-	/* Striped objects: root inode, bitmap, root directory. */
-	{
-		struct exofs_inode root;
-		uint8_t chunk[EXOFS_DIR_CHUNK], bitmap = 0x03;
-		uint32_t gen;
-
-		memset(&root, 0, sizeof(root));
-		random_bytes(&gen, sizeof(gen));
-		root.i_mode = htole16(040755);
-		root.i_links_count = htole32(2);
-		root.i_size = htole64(EXOFS_DIR_CHUNK);
-		root.i_atime = root.i_mtime = root.i_ctime = root.i_crtime =
-			htole64((uint64_t)now.tv_sec);
-		root.i_atime_nsec = root.i_mtime_nsec = root.i_ctime_nsec =
-			root.i_crtime_nsec = htole32((uint32_t)now.tv_nsec);
-		root.i_generation = htole32(gen);
-		root.i_flags = htole32(EXOFS_INODE_FL_OBJECT);
-		root.i_ino = htole64(EXOFS_ROOT_INO);
-		root.i_csum = htole32(exofs_inode_csum(&root));
-		if (write_striped(&st, EXOFS_ITABLE_OID,
-				  EXOFS_ROOT_INO * EXOFS_INODE_SIZE, &root,
-				  sizeof(root)))
-			return 1;
-		if (write_striped(&st, EXOFS_IBITMAP_OID, 0, &bitmap, 1))
-			return 1;
-		memset(chunk, 0, sizeof(chunk));
-		put_dirent(chunk, 0, EXOFS_ROOT_INO, EXOFS_DIR_REC_LEN(1), ".",
-			   EXOFS_FT_DIR);
-		put_dirent(chunk, EXOFS_DIR_REC_LEN(1), EXOFS_ROOT_INO,
-			   EXOFS_DIR_CHUNK - EXOFS_DIR_REC_LEN(1), "..",
-			   EXOFS_FT_DIR);
-		if (write_striped(&st, EXOFS_INO_OID(EXOFS_ROOT_INO), 0, chunk,
-				  sizeof(chunk)))
-			return 1;
-	}
-
-	/* Superblocks, one per store, last. */
-	for (i = 0; i < n; i++) {
-		uint8_t sb[EXOFS_SB_SIZE];
-		struct exofs_fsb *fsb = (void *)sb;
-		struct exofs_dev_entry *dt = (void *)(sb + EXOFS_DEVTABLE_OFFSET);
-		char path[4096];
-		int fd;
-
-		memset(sb, 0, sizeof(sb));
-		fsb->s_magic = htole64(EXOFS_SB_MAGIC);
-		fsb->s_version = htole32(EXOFS_FORMAT_VERSION);
-		fsb->s_sb_size = htole32(EXOFS_SB_SIZE);
-		if (!lazy)
-			fsb->s_feature_ro_compat =
-				htole32(EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
-		memcpy(fsb->s_uuid, fs_uuid, EXOFS_UUID_SIZE);
-		strncpy(fsb->s_label, label, EXOFS_LABEL_SIZE);
-		exofs_layout_to_disk(l, &fsb->s_layout);
-		fsb->s_num_stores = htole32(n);
-		fsb->s_event = htole64(1);
-		fsb->s_state = htole32(EXOFS_STATE_CLEAN);
-		fsb->s_inode_size = htole32(EXOFS_INODE_SIZE);
-		fsb->s_dir_chunk = htole32(EXOFS_DIR_CHUNK);
-		fsb->s_root_ino = htole64(EXOFS_ROOT_INO);
-		fsb->s_max_ino = htole64(max_ino);
-		fsb->s_next_ino = htole64(EXOFS_FIRST_INO);
-		fsb->s_used_inodes = htole64(2);
-		fsb->s_mkfs_time = htole64((uint64_t)now.tv_sec);
-		fsb->s_write_time = htole64((uint64_t)now.tv_sec);
-		for (j = 0; j < n; j++) {
-			memcpy(dt[j].uuid, store_uuid[j], EXOFS_UUID_SIZE);
-			dt[j].index = htole32(j);
-		}
-		exofs_sb_set_store(sb, i);	/* index, store uuid, s_csum */
-		if (exofs_sb_check(sb, &(struct ore_layout){ 0 }, &why)) {
-			fprintf(stderr, PROG ": internal error: superblock fails its own check: %s\n",
-				why);
-			return 1;
-		}
-		ore_user_store_path(path, sizeof(path), st.dirs[i],
-				    EXOFS_SUPER_OID);
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (fd < 0) {
-			fprintf(stderr, PROG ": cannot create %s: %s\n", path,
-				strerror(errno));
-			return 1;
-		}
-		if (pwrite(fd, sb, sizeof(sb), 0) != (ssize_t)sizeof(sb) ||
-		    fsync(fd)) {
-			fprintf(stderr, PROG ": cannot write %s: %s\n", path,
-				strerror(errno));
-			close(fd);
-			return 1;
-		}
-		close(fd);
-		err = sync_dir(st.dirs[i]);
-		if (err) {
-			fprintf(stderr, PROG ": fsync of store %s: %s\n",
-				st.dirs[i], strerror(-err));
-			return 1;
-		}
-	}
-
-	if (!quiet) {
-		exofs_uuid_str(fs_uuid, ustr);
-		printf("exofs: uuid %s, label \"%.*s\", %u stores, max inodes %u\n",
-		       ustr, EXOFS_LABEL_SIZE, label, n, max_ino);
-		printf("layout: %s stripe_unit %u group_width %u (%u data + %u parity) group_depth %u group_count %u mirrors_p1 %u\n",
-		       ore_layout_raid_name(l->raid_algorithm, l->mirrors_p1),
-		       l->stripe_unit, l->group_width,
-		       l->data_width, l->parity, l->group_depth,
-		       l->group_count, l->mirrors_p1);
-		printf("layout: %u components per object over %u stores, %llu data bytes per stripe\n",
-		       l->num_comps, n, (unsigned long long)l->stripe_length);
-		printf("stores (device table order, mount -o stores= in this order):\n");
-		for (i = 0; i < n; i++) {
-			exofs_uuid_str(store_uuid[i], ustr);
-			printf("  %u %s uuid %s\n", i, st.dirs[i], ustr);
-		}
-	}
-	free(sts);
+	if (write_root(&st, &now) ||
+	    write_superblocks(&o, &st, store_uuid, &now))
+		goto out;
+	if (!o.quiet)
+		print_summary(&o, &st, store_uuid);
+	err = 0;
+out:
 	free(store_uuid);
-	return 0;
+	return err;
 }
