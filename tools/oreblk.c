@@ -461,7 +461,16 @@ static int zero_members(int *fds, char **paths, int n, uint64_t off,
 	return 0;
 }
 
-static int cmd_create(int argc, char **argv)
+/* What `oreblk create` is asked for. */
+struct create_args {
+	int level, n, mirrors, gcount, gdepth, assume_clean, force, index;
+	uint64_t chunk, size_limit;
+	const char *name;
+	char **paths;
+};
+
+/* Parse and check the command line of create; 0 or the exit code. */
+static int create_parse(int argc, char **argv, struct create_args *a)
 {
 	static const struct option opts[] = {
 		{ "raid", required_argument, NULL, 'l' },
@@ -477,110 +486,110 @@ static int cmd_create(int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int level = -1, n = -1, mirrors = 0, gcount = 1, gdepth = 1, c, i;
-	int index, nmem, assume_clean = 0, force = 0, *fds = NULL, rc = 1, lock;
-	uint64_t chunk = 64 << 10, size_limit = 0, min_size = UINT64_MAX;
-	uint64_t data_size, unit, array_size, ctime_now;
-	const char *name = "", *why;
-	struct ore_layout l;
-	struct oreblk_sb *sb = NULL;
-	uint8_t array_uuid[OREBLK_UUID_SIZE];
-	uint8_t (*muuid)[OREBLK_UUID_SIZE] = NULL;
-	char **paths;
-	char u[40];
+	int c, nmem;
 
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "l:c:n:m:z:N:f", opts, NULL)) != -1) {
 		switch (c) {
-		case 'l': level = atoi(optarg); break;
-		case 'c': chunk = parse_size(optarg); break;
-		case 'n': n = atoi(optarg); break;
-		case 'm': mirrors = atoi(optarg); break;
-		case 'G': gcount = atoi(optarg); break;
-		case 'D': gdepth = atoi(optarg); break;
-		case 'z': size_limit = parse_size(optarg); break;
-		case 'N': name = optarg; break;
-		case 'A': assume_clean = 1; break;
-		case 'f': force = 1; break;
+		case 'l': a->level = atoi(optarg); break;
+		case 'c': a->chunk = parse_size(optarg); break;
+		case 'n': a->n = atoi(optarg); break;
+		case 'm': a->mirrors = atoi(optarg); break;
+		case 'G': a->gcount = atoi(optarg); break;
+		case 'D': a->gdepth = atoi(optarg); break;
+		case 'z': a->size_limit = parse_size(optarg); break;
+		case 'N': a->name = optarg; break;
+		case 'A': a->assume_clean = 1; break;
+		case 'f': a->force = 1; break;
 		default: usage();
 		}
 	}
 	if (argc - optind < 2)
 		usage();
-	index = parse_dev(argv[optind]);
-	if (index < 0) {
+	a->index = parse_dev(argv[optind]);
+	if (a->index < 0) {
 		err_msg("%s: not an oreblk device name (/dev/oreblkN)", argv[optind]);
 		return 2;
 	}
-	paths = argv + optind + 1;
+	a->paths = argv + optind + 1;
 	nmem = argc - optind - 1;
-	if (n < 0)
-		n = nmem;
-	if (n != nmem) {
-		err_msg("-n %d but %d members given", n, nmem);
+	if (a->n < 0)
+		a->n = nmem;
+	if (a->n != nmem) {
+		err_msg("-n %d but %d members given", a->n, nmem);
 		return 2;
 	}
-	if (n > OREBLK_MAX_MEMBERS) {
+	if (a->n > OREBLK_MAX_MEMBERS) {
 		err_msg("at most %d members", OREBLK_MAX_MEMBERS);
 		return 2;
 	}
-	if (gcount < 1 || gdepth < 1 || mirrors < 0 || !chunk || chunk > UINT32_MAX) {
+	if (a->gcount < 1 || a->gdepth < 1 || a->mirrors < 0 || !a->chunk ||
+	    a->chunk > UINT32_MAX) {
 		err_msg("bad --group-count, --group-depth, --mirrors or --chunk");
 		return 2;
 	}
-	if (strlen(name) >= OREBLK_NAME_LEN) {
+	if (strlen(a->name) >= OREBLK_NAME_LEN) {
 		err_msg("--name is longer than %d bytes", OREBLK_NAME_LEN - 1);
 		return 2;
 	}
+	return 0;
+}
 
-	memset(&l, 0, sizeof(l));
-	l.stripe_unit = (uint32_t)chunk;
-	l.group_count = (uint32_t)gcount;
-	l.group_depth = (uint32_t)gdepth;
-	switch (level) {
-	case 0: l.raid_algorithm = ORE_RAID0; l.mirrors_p1 = mirrors ? mirrors : 1; break;
-	case 1: l.raid_algorithm = ORE_RAID0; l.mirrors_p1 = mirrors ? mirrors : n / gcount; break;
-	case 10: l.raid_algorithm = ORE_RAID0; l.mirrors_p1 = mirrors ? mirrors : 2; break;
-	case 4: l.raid_algorithm = ORE_RAID4; l.mirrors_p1 = mirrors ? mirrors : 1; break;
-	case 5: l.raid_algorithm = ORE_RAID5; l.mirrors_p1 = mirrors ? mirrors : 1; break;
-	case 6: l.raid_algorithm = ORE_RAID6; l.mirrors_p1 = mirrors ? mirrors : 1; break;
+/* The layout create asks for; 0 or the exit code. */
+static int create_layout(const struct create_args *a, struct ore_layout *l)
+{
+	int n = a->n, m = a->mirrors;
+	const char *why;
+
+	memset(l, 0, sizeof(*l));
+	l->stripe_unit = (uint32_t)a->chunk;
+	l->group_count = (uint32_t)a->gcount;
+	l->group_depth = (uint32_t)a->gdepth;
+	switch (a->level) {
+	case 0: l->raid_algorithm = ORE_RAID0; l->mirrors_p1 = m ? m : 1; break;
+	case 1: l->raid_algorithm = ORE_RAID0; l->mirrors_p1 = m ? m : n / a->gcount; break;
+	case 10: l->raid_algorithm = ORE_RAID0; l->mirrors_p1 = m ? m : 2; break;
+	case 4: l->raid_algorithm = ORE_RAID4; l->mirrors_p1 = m ? m : 1; break;
+	case 5: l->raid_algorithm = ORE_RAID5; l->mirrors_p1 = m ? m : 1; break;
+	case 6: l->raid_algorithm = ORE_RAID6; l->mirrors_p1 = m ? m : 1; break;
 	default:
 		err_msg("--raid must be 0, 1, 4, 5, 6 or 10");
 		return 2;
 	}
-	if (!l.mirrors_p1 || n % (l.mirrors_p1 * l.group_count)) {
+	if (!l->mirrors_p1 || n % (l->mirrors_p1 * l->group_count)) {
 		err_msg("%d members do not split into %u groups of %u-way mirrors",
-			n, l.group_count, l.mirrors_p1);
+			n, l->group_count, l->mirrors_p1);
 		return 2;
 	}
-	l.group_width = (uint32_t)n / l.mirrors_p1 / l.group_count;
-	if (ore_layout_check(&l, (uint32_t)n, &why)) {
+	l->group_width = (uint32_t)n / l->mirrors_p1 / l->group_count;
+	if (ore_layout_check(l, (uint32_t)n, &why)) {
 		err_msg("impossible layout: %s", why);
 		return 2;
 	}
+	return 0;
+}
 
-	/* udev's incremental must not assemble what we are creating */
-	lock = oreblk_lock();
-	fds = calloc((size_t)n, sizeof(*fds));
-	muuid = calloc((size_t)n, sizeof(*muuid));
-	sb = aligned_alloc(4096, sizeof(*sb));
-	if (!fds || !muuid || !sb) {
-		err_msg("out of memory");
-		goto out;
-	}
-	for (i = 0; i < n; i++)
-		fds[i] = -1;
-	for (i = 0; i < n; i++) {
+/*
+ * Check and open every member exclusively into @fds, give each a new UUID
+ * and find the smallest size; 0 or -1 (said).
+ */
+static int create_open_members(const struct create_args *a, int *fds,
+			       uint8_t (*muuid)[OREBLK_UUID_SIZE],
+			       uint64_t *min_size)
+{
+	char **paths = a->paths;
+	int i, j;
+
+	for (i = 0; i < a->n; i++) {
 		struct ore_layout lold;
 		struct oreblk_sb old;
-		char why2[128];
+		char why2[128], u[40];
 		uint64_t size;
 		struct stat st;
-		int j;
 
 		if (stat(paths[i], &st) || !S_ISBLK(st.st_mode)) {
 			err_msg("%s is not a block device", paths[i]);
-			goto out;
+			return -1;
 		}
 		for (j = 0; j < i; j++) {
 			struct stat st2;
@@ -588,42 +597,124 @@ static int cmd_create(int argc, char **argv)
 			if (!stat(paths[j], &st2) && st2.st_rdev == st.st_rdev) {
 				err_msg("%s is given twice (same device as %s)",
 					paths[i], paths[j]);
-				goto out;
+				return -1;
 			}
 		}
 		if (read_sb(paths[i], &old, &lold, why2, sizeof(why2)) == SB_OK &&
-		    !force) {
+		    !a->force) {
 			fmt_uuid(old.array_uuid, u);
 			err_msg("%s is member %u of array %s already; --force overwrites it",
 				paths[i], le32toh(old.member_index), u);
-			goto out;
+			return -1;
 		}
 		fds[i] = open(paths[i], O_RDWR | O_EXCL | O_CLOEXEC);
 		if (fds[i] < 0) {
 			err_msg("cannot open %s exclusively: %s", paths[i],
 				strerror(errno));
-			goto out;
+			return -1;
 		}
 		if (ore_user_dev_size(fds[i], &size)) {
 			err_msg("%s: cannot get its size", paths[i]);
-			goto out;
+			return -1;
 		}
-		if (size < min_size)
-			min_size = size;
+		if (size < *min_size)
+			*min_size = size;
 		if (gen_uuid(muuid[i])) {
 			err_msg("cannot read /dev/urandom");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Write the superblock of every member (synced); 0 or -1 (said). */
+static int create_write_sbs(const struct create_args *a,
+			    const struct ore_layout *l, const int *fds,
+			    uint8_t (*muuid)[OREBLK_UUID_SIZE],
+			    const uint8_t *array_uuid, uint64_t data_size,
+			    uint64_t array_size)
+{
+	uint64_t ctime_now = (uint64_t)time(NULL);	/* same on every member */
+	struct oreblk_sb *sb;
+	int i, j, rc = -1;
+
+	sb = aligned_alloc(4096, sizeof(*sb));
+	if (!sb) {
+		err_msg("out of memory");
+		return -1;
+	}
+	for (i = 0; i < a->n; i++) {
+		memset(sb, 0, sizeof(*sb));
+		sb->magic = htole32(OREBLK_SB_MAGIC);
+		sb->version = htole32(OREBLK_SB_VERSION);
+		memcpy(sb->array_uuid, array_uuid, OREBLK_UUID_SIZE);
+		memcpy(sb->member_uuid, muuid[i], OREBLK_UUID_SIZE);
+		sb->member_index = htole32((uint32_t)i);
+		sb->nr_members = htole32((uint32_t)a->n);
+		oreblk_sb_set_layout(sb, l);
+		sb->data_offset = htole64((uint64_t)OREBLK_DATA_OFFSET);
+		sb->data_size = htole64(data_size);
+		sb->array_size = htole64(array_size);
+		sb->events = htole64(1);
+		sb->ctime = htole64(ctime_now);
+		sb->utime = sb->ctime;
+		strncpy(sb->name, a->name, OREBLK_NAME_LEN - 1);
+		for (j = 0; j < a->n; j++)
+			memcpy(sb->member_uuids[j], muuid[j], OREBLK_UUID_SIZE);
+		sb->csum = htole32(oreblk_sb_csum(sb));
+		if (pwrite(fds[i], sb, sizeof(*sb), OREBLK_SB_OFFSET) != (ssize_t)sizeof(*sb) ||
+		    fsync(fds[i])) {
+			err_msg("%s: cannot write the superblock: %s", a->paths[i],
+				strerror(errno));
 			goto out;
 		}
 	}
+	rc = 0;
+out:
+	free(sb);
+	return rc;
+}
+
+static int cmd_create(int argc, char **argv)
+{
+	struct create_args a = {
+		.level = -1, .n = -1, .gcount = 1, .gdepth = 1,
+		.chunk = 64 << 10, .name = "",
+	};
+	uint64_t data_size, unit, array_size, min_size = UINT64_MAX;
+	uint8_t (*muuid)[OREBLK_UUID_SIZE] = NULL;
+	uint8_t array_uuid[OREBLK_UUID_SIZE];
+	int i, *fds = NULL, rc, lock;
+	struct ore_layout l;
+	char u[40];
+
+	rc = create_parse(argc, argv, &a);
+	if (!rc)
+		rc = create_layout(&a, &l);
+	if (rc)
+		return rc;
+	rc = 1;
+	/* udev's incremental must not assemble what we are creating */
+	lock = oreblk_lock();
+	fds = calloc((size_t)a.n, sizeof(*fds));
+	muuid = calloc((size_t)a.n, sizeof(*muuid));
+	if (!fds || !muuid) {
+		err_msg("out of memory");
+		goto out;
+	}
+	for (i = 0; i < a.n; i++)
+		fds[i] = -1;
+	if (create_open_members(&a, fds, muuid, &min_size))
+		goto out;
 	unit = (uint64_t)l.stripe_unit * l.group_depth;
 	if (min_size <= OREBLK_DATA_OFFSET + unit) {
 		err_msg("members of %" PRIu64 " bytes are too small for chunk %" PRIu64,
-			min_size, chunk);
+			min_size, a.chunk);
 		goto out;
 	}
 	data_size = min_size - OREBLK_DATA_OFFSET;
-	if (size_limit && size_limit < data_size)
-		data_size = size_limit;
+	if (a.size_limit && a.size_limit < data_size)
+		data_size = a.size_limit;
 	data_size -= data_size % unit;
 	if (!data_size) {
 		err_msg("--size is smaller than one chunk * group depth");
@@ -634,55 +725,27 @@ static int cmd_create(int argc, char **argv)
 		err_msg("cannot read /dev/urandom");
 		goto out;
 	}
-	ctime_now = (uint64_t)time(NULL);	/* the same on every member */
-
-	if ((l.parity || l.mirrors_p1 > 1) && !assume_clean &&
-	    zero_members(fds, paths, n, OREBLK_DATA_OFFSET, data_size))
+	if ((l.parity || l.mirrors_p1 > 1) && !a.assume_clean &&
+	    zero_members(fds, a.paths, a.n, OREBLK_DATA_OFFSET, data_size))
 		goto out;
-	for (i = 0; i < n; i++) {
-		int j;
-
-		memset(sb, 0, sizeof(*sb));
-		sb->magic = htole32(OREBLK_SB_MAGIC);
-		sb->version = htole32(OREBLK_SB_VERSION);
-		memcpy(sb->array_uuid, array_uuid, OREBLK_UUID_SIZE);
-		memcpy(sb->member_uuid, muuid[i], OREBLK_UUID_SIZE);
-		sb->member_index = htole32((uint32_t)i);
-		sb->nr_members = htole32((uint32_t)n);
-		oreblk_sb_set_layout(sb, &l);
-		sb->data_offset = htole64((uint64_t)OREBLK_DATA_OFFSET);
-		sb->data_size = htole64(data_size);
-		sb->array_size = htole64(array_size);
-		sb->events = htole64(1);
-		sb->ctime = htole64(ctime_now);
-		sb->utime = sb->ctime;
-		strncpy(sb->name, name, OREBLK_NAME_LEN - 1);
-		for (j = 0; j < n; j++)
-			memcpy(sb->member_uuids[j], muuid[j], OREBLK_UUID_SIZE);
-		sb->csum = htole32(oreblk_sb_csum(sb));
-		if (pwrite(fds[i], sb, sizeof(*sb), OREBLK_SB_OFFSET) != (ssize_t)sizeof(*sb) ||
-		    fsync(fds[i])) {
-			err_msg("%s: cannot write the superblock: %s", paths[i],
-				strerror(errno));
-			goto out;
-		}
-	}
-	for (i = 0; i < n; i++) {
+	if (create_write_sbs(&a, &l, fds, muuid, array_uuid, data_size,
+			     array_size))
+		goto out;
+	for (i = 0; i < a.n; i++) {
 		close(fds[i]);
 		fds[i] = -1;
 	}
 	fmt_uuid(array_uuid, u);
 	printf("%s: %s, %d members, chunk %" PRIu64 "K, %" PRIu64 " bytes per member, array %" PRIu64 " bytes, uuid %s\n",
-	       prog, ore_layout_raid_name(l.raid_algorithm, l.mirrors_p1), n, chunk >> 10,
-	       data_size, array_size, u);
-	rc = do_assemble(index, paths, n);
+	       prog, ore_layout_raid_name(l.raid_algorithm, l.mirrors_p1), a.n,
+	       a.chunk >> 10, data_size, array_size, u);
+	rc = do_assemble(a.index, a.paths, a.n);
 out:
-	for (i = 0; fds && i < n; i++)
+	for (i = 0; fds && i < a.n; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
 	free(fds);
 	free(muuid);
-	free(sb);
 	if (lock >= 0)
 		close(lock);
 	return rc;
