@@ -32,7 +32,6 @@
 #include <ore/ore.h>
 #include <exofs/format.h>
 
-#define EXOFS_PFX "exofs: "
 #define EFSCORRUPTED	EUCLEAN		/* as ext4 and xfs spell it */
 
 /* Largest ORE write issued by writeback, before rounding to stripes */

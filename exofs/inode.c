@@ -10,6 +10,8 @@
  * through the r4w callbacks when they are clean and uptodate. Two writes of
  * one parity stripe never run at once (exofs_wb_get_slot()).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/fs.h>
 #include <linux/pagemap.h>
 #include <linux/writeback.h>
@@ -51,7 +53,7 @@ void exofs_io_error(struct ore_io_state *ios, u32 comp,
 	/* a store known to be out of service: the engine worked around it */
 	if (ore_store_failed(store) && ios->degraded)
 		return;
-	pr_err_ratelimited(EXOFS_PFX "%s: %s of inode %ld (object 0x%llx) component %u failed on store %s at object offset %llu: %d%s\n",
+	pr_err_ratelimited("%s: %s of inode %ld (object 0x%llx) component %u failed on store %s at object offset %llu: %d%s\n",
 			   inode->i_sb->s_id, write ? "write" : "read",
 			   (long)inode->i_ino, ios->oc->oid, comp, store->name,
 			   offset, error, ios->degraded ? " (recovered)" : "");
@@ -62,7 +64,7 @@ void exofs_io_error(struct ore_io_state *ios, u32 comp,
 		if (sbi->ore_stores[i] != store)
 			continue;
 		if (exofs_store_failed(sbi, i))
-			pr_err_ratelimited(EXOFS_PFX "%s: store %u (%s) taken out of service after a write error\n",
+			pr_err_ratelimited("%s: store %u (%s) taken out of service after a write error\n",
 					   inode->i_sb->s_id, i, store->name);
 	}
 }
@@ -105,7 +107,7 @@ static void exofs_read_end(struct exofs_rd *rd, int err)
 
 	if (err) {
 		atomic64_inc(&exofs_sb(inode->i_sb)->cnt.read_errors);
-		pr_err_ratelimited(EXOFS_PFX "%s: read of inode %ld at %llu (%u pages) failed: %d\n",
+		pr_err_ratelimited("%s: read of inode %ld at %llu (%u pages) failed: %d\n",
 				   inode->i_sb->s_id, (long)inode->i_ino,
 				   (u64)page_offset(rd->pages[0]), rd->nr,
 				   err);
@@ -253,7 +255,7 @@ static int exofs_read_folio_sync(struct inode *inode, struct folio *folio)
 	ore_check_io(ios, exofs_io_error);
 	ore_put_io_state(ios);
 	if (err) {
-		pr_err_ratelimited(EXOFS_PFX "%s: read of inode %ld at %llu failed: %d\n",
+		pr_err_ratelimited("%s: read of inode %ld at %llu failed: %d\n",
 				   inode->i_sb->s_id, (long)inode->i_ino,
 				   folio_pos(folio), err);
 		return err;
@@ -419,7 +421,7 @@ static void exofs_write_end_io(struct exofs_wb *wb, int err)
 
 	if (err) {
 		atomic64_inc(&sbi->cnt.write_errors);
-		pr_err_ratelimited(EXOFS_PFX "%s: write of inode %ld at %llu (%u pages) failed: %d%s\n",
+		pr_err_ratelimited("%s: write of inode %ld at %llu (%u pages) failed: %d%s\n",
 				   inode->i_sb->s_id, (long)inode->i_ino,
 				   (u64)page_offset(wb->pages[0]), wb->nr, err,
 				   err == -ENOSPC ? " (kept dirty, retried later)" : "");
@@ -780,7 +782,7 @@ static int exofs_clean_tail(struct inode *inode, loff_t from)
 	if (err)
 		return err;
 	if (stored > round_up(from, PAGE_SIZE)) {
-		pr_warn_ratelimited(EXOFS_PFX "%s: inode %lu (object 0x%llx) holds data up to %llu, beyond its size %lld: cut at the size\n",
+		pr_warn_ratelimited("%s: inode %lu (object 0x%llx) holds data up to %llu, beyond its size %lld: cut at the size\n",
 				    inode->i_sb->s_id, inode->i_ino, oi->oc.oid,
 				    stored, from);
 		exofs_wb_exclude(inode);

@@ -8,6 +8,8 @@
  * service and whether the layout's redundancy covers the others, and
  * rewrites the superblocks on a read-write mount.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -39,7 +41,7 @@ void exofs_err(struct super_block *sb, const char *func, const char *fmt, ...)
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
-	pr_err_ratelimited(EXOFS_PFX "%s: %s: %pV\n", sb->s_id, func, &vaf);
+	pr_err_ratelimited("%s: %s: %pV\n", sb->s_id, func, &vaf);
 	va_end(args);
 }
 
@@ -138,7 +140,7 @@ static int exofs_write_supers(struct exofs_sb_info *sbi, u32 state,
 			exofs_sb_set_store(out, i);
 			e = exofs_sb_io(sbi->ore_stores[i], page, true);
 			if (e) {
-				pr_err(EXOFS_PFX "%s: cannot write the superblock of store %u (%s): %d; store taken out of service\n",
+				pr_err("%s: cannot write the superblock of store %u (%s): %d; store taken out of service\n",
 				       sbi->sb->s_id, i, sbi->stores[i].path, e);
 				exofs_store_failed(sbi, i);
 				if (!err)
@@ -181,7 +183,7 @@ static void exofs_sb_work(struct work_struct *work)
 		err = sb_rdonly(sbi->sb) ? -EROFS :
 		      exofs_write_supers(sbi, EXOFS_STATE_DIRTY, false);
 		if (err)
-			pr_err(EXOFS_PFX "%s: could not record a failed store on any superblock: %d; the writes that depend on it fail\n",
+			pr_err("%s: could not record a failed store on any superblock: %d; the writes that depend on it fail\n",
 			       sbi->sb->s_id, err);
 		spin_lock_irq(&sbi->fail_lock);
 		if (sbi->fail_seq == seq) {
@@ -304,7 +306,7 @@ int exofs_sync_stores(struct exofs_sb_info *sbi)
 			continue;
 		e = store->ops->flush(store, 0);
 		if (e) {
-			pr_err(EXOFS_PFX "%s: flush of store %u (%s) failed: %d\n",
+			pr_err("%s: flush of store %u (%s) failed: %d\n",
 			       sbi->sb->s_id, i, sbi->stores[i].path, e);
 			if (!err)
 				err = e;
@@ -510,12 +512,12 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 
 		st->state = EXOFS_STORE_MISSING;
 		if (!st->path) {
-			pr_warn(EXOFS_PFX "store %u: given as missing\n", i);
+			pr_warn("store %u: given as missing\n", i);
 			continue;
 		}
 		store = ore_file_store_open(st->path);
 		if (IS_ERR(store)) {
-			pr_warn(EXOFS_PFX "store %u (%s): cannot open: %ld\n",
+			pr_warn("store %u (%s): cannot open: %ld\n",
 				i, st->path, PTR_ERR(store));
 			continue;
 		}
@@ -527,20 +529,20 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 		}
 		err = exofs_sb_io(store, pages[i], false);
 		if (err) {
-			pr_warn(EXOFS_PFX "store %u (%s): cannot read the superblock: %d\n",
+			pr_warn("store %u (%s): cannot read the superblock: %d\n",
 				i, st->path, err);
 			err = 0;
 			continue;
 		}
 		buf = page_address(pages[i]);
 		if (!memchr_inv(buf, 0, EXOFS_SB_SIZE)) {
-			pr_warn(EXOFS_PFX "store %u (%s): no exofs superblock\n",
+			pr_warn("store %u (%s): no exofs superblock\n",
 				i, st->path);
 			continue;
 		}
 		if (exofs_sb_check(buf, &layout, &st->why)) {
 			st->state = EXOFS_STORE_CORRUPT;
-			pr_warn(EXOFS_PFX "store %u (%s): superblock is corrupt: %s\n",
+			pr_warn("store %u (%s): superblock is corrupt: %s\n",
 				i, st->path, st->why);
 			continue;
 		}
@@ -574,7 +576,7 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 			    idx == i && i < le32_to_cpu(rf->s_num_stores) &&
 			    !memcmp(f->s_store_uuid, dt[i].uuid,
 				    EXOFS_UUID_SIZE)) {
-				pr_warn(EXOFS_PFX "store %u (%s): damaged superblock (%s) of the right store: using the copy of store %u%s\n",
+				pr_warn("store %u (%s): damaged superblock (%s) of the right store: using the copy of store %u%s\n",
 					i, st->path, st->why, ref,
 					sb_rdonly(sb) ? "" :
 					", rewritten at mount");
@@ -609,7 +611,7 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 			goto out;
 		}
 		if (st->event + 1 < sbi->stores[ref].event) {
-			pr_warn(EXOFS_PFX "store %u (%s) is stale: event %llu, store %u has %llu\n",
+			pr_warn("store %u (%s) is stale: event %llu, store %u has %llu\n",
 				i, st->path, st->event, ref,
 				sbi->stores[ref].event);
 			st->state = EXOFS_STORE_STALE;
@@ -626,7 +628,7 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 
 		if (sbi->stores[i].state == EXOFS_STORE_OK &&
 		    (le32_to_cpu(dt[i].flags) & EXOFS_DEV_FL_FAILED)) {
-			pr_warn(EXOFS_PFX "store %u (%s) was taken out of service while mounted: stale\n",
+			pr_warn("store %u (%s) was taken out of service while mounted: stale\n",
 				i, sbi->stores[i].path);
 			sbi->stores[i].state = EXOFS_STORE_STALE;
 		}
@@ -652,7 +654,7 @@ static int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 			goto out;
 		}
 		sbi->degraded = true;
-		pr_warn(EXOFS_PFX "%u of %u stores failed: mounting degraded, read-only\n",
+		pr_warn("%u of %u stores failed: mounting degraded, read-only\n",
 			nfailed, n);
 	}
 	for (i = 0; i < n; i++) {
@@ -822,7 +824,7 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 		goto out_free;
 	if (le32_to_cpu(fsb->s_feature_ro_compat) &
 	    ~EXOFS_FEATURE_RO_COMPAT_SUPP) {
-		pr_warn(EXOFS_PFX "%s: unknown read-only features: mounting read-only\n",
+		pr_warn("%s: unknown read-only features: mounting read-only\n",
 			sb->s_id);
 		sb->s_flags |= SB_RDONLY;
 	}
@@ -881,7 +883,7 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (le32_to_cpu(fsb->s_state) != EXOFS_STATE_CLEAN) {
 		u64 used;
 
-		pr_warn(EXOFS_PFX "%s: not cleanly unmounted: recounting inodes\n",
+		pr_warn("%s: not cleanly unmounted: recounting inodes\n",
 			sb->s_id);
 		err = exofs_count_inodes(sb, &used);
 		if (err)
@@ -919,7 +921,7 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (err)
 		goto out_root;
 
-	pr_info(EXOFS_PFX "%s: mounted %pU \"%.*s\": %u stores, raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, %u copies%s%s\n",
+	pr_info("%s: mounted %pU \"%.*s\": %u stores, raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, %u copies%s%s\n",
 		sb->s_id, fsb->s_uuid, EXOFS_LABEL_SIZE, fsb->s_label,
 		sbi->num_stores, sbi->layout.raid_algorithm,
 		sbi->layout.stripe_unit, sbi->layout.group_width,
@@ -1025,7 +1027,7 @@ static void exofs_put_super(struct super_block *sb)
 	iput(sbi->itable);
 	cancel_work_sync(&sbi->sb_work);
 	sb->s_fs_info = NULL;
-	pr_info(EXOFS_PFX "%s: unmounted\n", sb->s_id);
+	pr_info("%s: unmounted\n", sb->s_id);
 	exofs_free_sbi(sbi);
 }
 
@@ -1176,7 +1178,7 @@ static int __init exofs_init(void)
 	err = register_filesystem(&exofs_type);
 	if (err)
 		goto out_sysfs;
-	pr_info(EXOFS_PFX "exofs over ORE loaded\n");
+	pr_info("exofs over ORE loaded\n");
 	return 0;
 
 out_sysfs:

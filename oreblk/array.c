@@ -26,6 +26,8 @@
  * assembly would use its stale data), as md holds bios while
  * MD_SB_CHANGE_PENDING.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/blkdev.h>
@@ -44,7 +46,7 @@ static __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...)
 	va_start(args, fmt);
 	vsnprintf(msg, OREBLK_MSG_LEN, fmt, args);
 	va_end(args);
-	pr_err(OREBLK_PFX "%s\n", msg);
+	pr_err("%s\n", msg);
 }
 
 /* ------------------------------------------------------------------ */
@@ -168,7 +170,7 @@ static void oreblk_write_sbs(struct oreblk_array *arr)
 					   REQ_OP_WRITE | REQ_FUA);
 			if (!err)
 				continue;
-			pr_err(OREBLK_PFX "oreblk%d: member %u (%s): superblock write failed: %d; failing the member\n",
+			pr_err("oreblk%d: member %u (%s): superblock write failed: %d; failing the member\n",
 			       arr->index, i, m->path, err);
 			if (!test_and_set_bit(OREBLK_M_FAULTY, &m->flags)) {
 				ore_store_set_state(m->store, ORE_STORE_FAILED);
@@ -235,11 +237,11 @@ static void oreblk_fail_work(struct work_struct *work)
 		oreblk_write_sbs(arr);
 		oreblk_lost_map(arr, lost);
 		if (oreblk_array_viable(arr, lost))
-			pr_warn(OREBLK_PFX "oreblk%d: degraded: %u of %u members out of service (events %llu)\n",
+			pr_warn("oreblk%d: degraded: %u of %u members out of service (events %llu)\n",
 				arr->index, atomic_read(&arr->nr_failed),
 				arr->nr_members, arr->events);
 		else
-			pr_err(OREBLK_PFX "oreblk%d: %u of %u members out of service: beyond the redundancy of %s, I/O fails\n",
+			pr_err("oreblk%d: %u of %u members out of service: beyond the redundancy of %s, I/O fails\n",
 			       arr->index, atomic_read(&arr->nr_failed),
 			       arr->nr_members,
 			       ore_layout_raid_name(arr->layout.raid_algorithm,
@@ -323,7 +325,7 @@ void oreblk_member_failed(struct oreblk_array *arr, u32 member, u64 offset,
 	smp_mb();
 	ore_store_set_state(m->store, ORE_STORE_FAILED);
 	atomic_inc(&arr->nr_failed);
-	pr_err(OREBLK_PFX "oreblk%d: member %u (%s) failed at data offset %llu (error %d): marked faulty\n",
+	pr_err("oreblk%d: member %u (%s) failed at data offset %llu (error %d): marked faulty\n",
 	       arr->index, member, m->path, offset, error);
 	queue_work(oreblk_wq, &arr->fail_work);
 }
@@ -540,12 +542,12 @@ static int oreblk_pick_members(struct oreblk_cand *cands, u32 n,
 		}
 		c->use = true;
 		if (le64_to_cpu(c->sb->events) < max_events) {
-			pr_warn(OREBLK_PFX "%s (member %u) is stale: events %llu, the array is at %llu; not used\n",
+			pr_warn("%s (member %u) is stale: events %llu, the array is at %llu; not used\n",
 				c->path, i, le64_to_cpu(c->sb->events),
 				max_events);
 			c->use = false;
 		} else if (faulty & (1ULL << i)) {
-			pr_warn(OREBLK_PFX "%s (member %u) is marked faulty; not used\n",
+			pr_warn("%s (member %u) is marked faulty; not used\n",
 				c->path, i);
 			c->use = false;
 		}
@@ -723,7 +725,7 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	if (active < arr->nr_members)
 		snprintf(msg, OREBLK_MSG_LEN, "started degraded: %u of %u members",
 			 active, arr->nr_members);
-	pr_info(OREBLK_PFX "oreblk%d: %s, %u members (%u in service), chunk %u KiB, %llu bytes, events %llu\n",
+	pr_info("oreblk%d: %s, %u members (%u in service), chunk %u KiB, %llu bytes, events %llu\n",
 		arr->index,
 		ore_layout_raid_name(arr->layout.raid_algorithm,
 				     arr->layout.mirrors_p1),

@@ -31,6 +31,8 @@
  * lock, and cache flushes (synchronous), run from oreblk_wq. ORE's
  * completion runs in any context, and the bio ends there.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/highmem.h>
@@ -199,7 +201,7 @@ static void oreblk_piece_submit(struct oreblk_piece *piece)
 	piece->ios = NULL;
 	ore_put_io_state(ios);
 out:
-	pr_err_ratelimited(OREBLK_PFX "oreblk%d: %s of %llu bytes at %llu could not start: %d\n",
+	pr_err_ratelimited("oreblk%d: %s of %llu bytes at %llu could not start: %d\n",
 			   arr->index, write ? "write" : "read", piece->length,
 			   piece->offset, err);
 	oreblk_piece_end(piece, err);
@@ -320,7 +322,7 @@ static void oreblk_cmd_start(struct oreblk_cmd *cmd)
 
 	err = oreblk_map_pages(cmd);
 	if (err) {
-		pr_err_ratelimited(OREBLK_PFX "oreblk%d: no memory for bounce pages of %llu bytes at %llu\n",
+		pr_err_ratelimited("oreblk%d: no memory for bounce pages of %llu bytes at %llu\n",
 				   cmd->arr->index, cmd->length, cmd->offset);
 		cmd->error = err;
 		oreblk_cmd_finish(cmd);
@@ -342,7 +344,7 @@ static void oreblk_flush_work(struct work_struct *work)
 
 	err = ore_flush(&arr->layout, &arr->oc);
 	if (err) {
-		pr_err_ratelimited(OREBLK_PFX "oreblk%d: cache flush failed: %d\n",
+		pr_err_ratelimited("oreblk%d: cache flush failed: %d\n",
 				   arr->index, err);
 		cmd->error = err;
 	}
@@ -400,7 +402,7 @@ static void oreblk_discard(struct oreblk_array *arr, struct bio *bio)
 
 	if (arr->layout.parity || (offset | length) & (PAGE_SIZE - 1) ||
 	    offset + length > arr->array_size) {
-		pr_err_ratelimited(OREBLK_PFX "oreblk%d: discard of %llu bytes at %llu refused\n",
+		pr_err_ratelimited("oreblk%d: discard of %llu bytes at %llu refused\n",
 				   arr->index, length, offset);
 		bio->bi_status = BLK_STS_NOTSUPP;
 		bio_endio(bio);
@@ -454,7 +456,7 @@ static void oreblk_submit_bio(struct bio *bio)
 	if ((cmd->offset | cmd->length) & (PAGE_SIZE - 1) ||
 	    cmd->offset + cmd->length > arr->array_size ||
 	    (cmd->length >> PAGE_SHIFT) > arr->max_pages) {
-		pr_err_ratelimited(OREBLK_PFX "oreblk%d: bad bio of %llu bytes at %llu\n",
+		pr_err_ratelimited("oreblk%d: bad bio of %llu bytes at %llu\n",
 				   arr->index, cmd->length, cmd->offset);
 		cmd->error = -EIO;
 		oreblk_cmd_finish(cmd);
@@ -557,7 +559,7 @@ int oreblk_disk_create(struct oreblk_array *arr)
 		   arr->max_ents * sizeof(struct oreblk_lock_ent);
 	arr->cmd_pool = mempool_create_kmalloc_pool(OREBLK_MIN_CMDS, cmd_size);
 	if (!arr->cmd_pool) {
-		pr_err(OREBLK_PFX "oreblk%d: no memory for the bio pool\n",
+		pr_err("oreblk%d: no memory for the bio pool\n",
 		       arr->index);
 		return -ENOMEM;
 	}
@@ -565,7 +567,7 @@ int oreblk_disk_create(struct oreblk_array *arr)
 	disk = blk_alloc_disk(&lim, NUMA_NO_NODE);
 	if (IS_ERR(disk)) {
 		err = PTR_ERR(disk);
-		pr_err(OREBLK_PFX "oreblk%d: cannot allocate the disk: %d\n",
+		pr_err("oreblk%d: cannot allocate the disk: %d\n",
 		       arr->index, err);
 		goto out_pool;
 	}
@@ -581,7 +583,7 @@ int oreblk_disk_create(struct oreblk_array *arr)
 
 	err = device_add_disk(NULL, disk, oreblk_attr_groups);
 	if (err) {
-		pr_err(OREBLK_PFX "oreblk%d: cannot add the disk: %d\n",
+		pr_err("oreblk%d: cannot add the disk: %d\n",
 		       arr->index, err);
 		goto out_disk;
 	}

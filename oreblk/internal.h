@@ -24,7 +24,6 @@
 #include <ore/ore.h>
 #include <oreblk/sb.h>
 
-#define OREBLK_PFX		"oreblk: "
 #define OREBLK_MINORS		16		/* partitions per array */
 #define OREBLK_MIN_CMDS		16		/* mempool reserve of bios in flight */
 #define OREBLK_LOCK_BUCKETS	1024		/* stripe lock hash, power of 2 */

@@ -4,6 +4,8 @@
  * like md. This file: module init/exit and the control device
  * /dev/oreblk-control (ioctls in include/oreblk/oreblk_fs.h).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/miscdevice.h>
 #include <linux/fs.h>
@@ -103,7 +105,7 @@ static void oreblk_destroy(struct oreblk_array *arr)
 	list_del(&arr->node);
 	oreblk_disk_destroy(arr);
 	flush_work(&arr->fail_work);
-	pr_info(OREBLK_PFX "oreblk%d stopped\n", arr->index);
+	pr_info("oreblk%d stopped\n", arr->index);
 	ida_free(&oreblk_ida, arr->index);
 	oreblk_array_free(arr);
 }
@@ -244,16 +246,16 @@ static int __init oreblk_init(void)
 	oreblk_major = register_blkdev(0, "oreblk");
 	if (oreblk_major < 0) {
 		err = oreblk_major;
-		pr_err(OREBLK_PFX "cannot register the block major: %d\n", err);
+		pr_err("cannot register the block major: %d\n", err);
 		goto out_wq;
 	}
 	err = misc_register(&oreblk_ctl_dev);
 	if (err) {
-		pr_err(OREBLK_PFX "cannot register /dev/%s: %d\n",
+		pr_err("cannot register /dev/%s: %d\n",
 		       OREBLK_CONTROL_NAME, err);
 		goto out_blkdev;
 	}
-	pr_info(OREBLK_PFX "block device over ORE loaded (major %d)\n",
+	pr_info("block device over ORE loaded (major %d)\n",
 		oreblk_major);
 	return 0;
 

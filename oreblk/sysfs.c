@@ -17,6 +17,8 @@
  *   stripe_cache_misses  read-4-write pages that had to be read
  *   stripe_lock_waits    stripe lock acquisitions that waited
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/blkdev.h>
 #include <linux/device.h>
 #include <linux/sysfs.h>
@@ -117,12 +119,12 @@ static ssize_t stripe_cache_size_store(struct device *dev,
 	if (err)
 		return err;
 	if (size > OREBLK_CACHE_MAX) {
-		pr_err(OREBLK_PFX "oreblk%d: stripe_cache_size %u is above the limit of %u\n",
+		pr_err("oreblk%d: stripe_cache_size %u is above the limit of %u\n",
 		       arr->index, size, OREBLK_CACHE_MAX);
 		return -EINVAL;
 	}
 	if (!arr->layout.parity && size) {
-		pr_err(OREBLK_PFX "oreblk%d: a layout without parity has no stripe cache\n",
+		pr_err("oreblk%d: a layout without parity has no stripe cache\n",
 		       arr->index);
 		return -EINVAL;
 	}
