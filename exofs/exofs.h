@@ -239,10 +239,21 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 __printf(3, 4) void exofs_err(struct super_block *sb, const char *func,
 			      const char *fmt, ...);
 void exofs_mark_sb_dirty(struct exofs_sb_info *sbi);
+
+/* stores.c */
+struct fs_context;
+int exofs_write_supers(struct exofs_sb_info *sbi, u32 state, bool counters);
+void exofs_sb_work(struct work_struct *work);
 bool exofs_store_failed(struct exofs_sb_info *sbi, u32 i);
 bool exofs_hold_write(struct exofs_sb_info *sbi, struct list_head *node);
 int exofs_wait_failures(struct exofs_sb_info *sbi);
 int exofs_sync_stores(struct exofs_sb_info *sbi);
+void exofs_put_stores(struct exofs_sb_info *sbi);
+int exofs_parse_stores(struct exofs_sb_info *sbi, const char *list,
+		       struct fs_context *fc);
+int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc);
+void exofs_stores_space(struct exofs_sb_info *sbi, u64 *total, u64 *free,
+			u64 *avail);
 
 /* inode.c */
 extern const struct address_space_operations exofs_aops;

@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exofs stores: the superblock object of every store, and the records of
+ * store failures in them; opening the stores at mount time.
+ *
+ * Mount reads the superblock object of every store, checks each against the
+ * rules of docs/exofs-format.md (magic, version, checksum, fs UUID, store
+ * position, device table, event counter), decides which stores are in
+ * service and whether the layout's redundancy covers the others.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/statfs.h>
+#include <linux/slab.h>
+#include <linux/bitmap.h>
+#include <linux/bvec.h>
+
+#include "exofs.h"
+
+/* ------------------------------------------------------------------ */
+/* superblock objects */
+
+static void exofs_sio_end(struct ore_store_io *sio)
+{
+	complete(sio->private);
+}
+
+/* Read or write (FUA) the superblock object of @store from/to @page. */
+static int exofs_sb_io(struct ore_store *store, struct page *page, bool write)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct ore_store_io sio = {};
+	struct bio_vec bv;
+
+	bvec_set_page(&bv, page, EXOFS_SB_SIZE, 0);
+	sio.store = store;
+	sio.oid = EXOFS_SUPER_OID;
+	sio.offset = 0;
+	sio.len = EXOFS_SB_SIZE;
+	sio.bvec = &bv;
+	sio.nr_bvec = 1;
+	sio.write = write;
+	sio.fua = write;
+	sio.end_io = exofs_sio_end;
+	sio.private = &done;
+	store->ops->submit(&sio);
+	wait_for_completion(&done);
+	return sio.error;
+}
+
+/*
+ * Write the superblock to every store in service, with @state and (when
+ * @counters) the inode counters, s_event one up; failed stores are flagged
+ * in the device table. A store that cannot take it is failed, and the
+ * others are written again so that they record it.
+ *
+ * Return: 0 when at least one store took the last copy, else the error.
+ */
+int exofs_write_supers(struct exofs_sb_info *sbi, u32 state,
+		       bool counters)
+{
+	struct exofs_fsb *fsb = exofs_fsb(sbi->sb_buf);
+	struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
+	u64 next_ino = 0, used_inodes = 0;
+	u32 i, written, round = 0;
+	struct page *page;
+	bool again;
+	int err;
+
+	page = alloc_page(GFP_NOFS);
+	if (!page)
+		return -ENOMEM;
+	/*
+	 * Not nested in sb_mutex: one holding alloc_mutex may wait for a
+	 * write that exofs_sb_work() holds, and that needs sb_mutex.
+	 */
+	if (counters) {
+		WRITE_ONCE(sbi->sb_dirty, false);
+		mutex_lock(&sbi->alloc_mutex);
+		next_ino = sbi->next_ino;
+		used_inodes = sbi->used_inodes;
+		mutex_unlock(&sbi->alloc_mutex);
+	}
+	mutex_lock(&sbi->sb_mutex);
+	if (counters) {
+		fsb->s_next_ino = cpu_to_le64(next_ino);
+		fsb->s_used_inodes = cpu_to_le64(used_inodes);
+	}
+	fsb->s_state = cpu_to_le32(state);
+	do {
+		written = 0;
+		again = false;
+		err = 0;
+		le64_add_cpu(&fsb->s_event, 1);
+		fsb->s_write_time = cpu_to_le64(ktime_get_real_seconds());
+		for (i = 0; i < sbi->num_stores; i++)
+			if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
+				dt[i].flags |= cpu_to_le32(EXOFS_DEV_FL_FAILED);
+
+		for (i = 0; i < sbi->num_stores; i++) {
+			struct exofs_fsb *out = page_address(page);
+			int e;
+
+			if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
+				continue;
+			memcpy(out, sbi->sb_buf, EXOFS_SB_SIZE);
+			exofs_sb_set_store(out, i);
+			e = exofs_sb_io(sbi->ore_stores[i], page, true);
+			if (e) {
+				pr_err("%s: cannot write the superblock of store %u (%s): %d; store taken out of service\n",
+				       sbi->sb->s_id, i, sbi->stores[i].path, e);
+				exofs_store_failed(sbi, i);
+				if (!err)
+					err = e;
+				again = true;
+				continue;
+			}
+			written++;
+		}
+	} while (again && written && ++round < sbi->num_stores);
+	mutex_unlock(&sbi->sb_mutex);
+	__free_page(page);
+	return written ? 0 : err;
+}
+
+/*
+ * A store failed while mounted: record it on the others, then end the
+ * writes that completed meanwhile (see exofs_hold_write()). A failure
+ * that comes while the superblocks are written is recorded in one more
+ * round before any write is let go.
+ */
+void exofs_sb_work(struct work_struct *work)
+{
+	struct exofs_sb_info *sbi = container_of(work, struct exofs_sb_info,
+						 sb_work);
+	struct list_head *node, *next;
+	LIST_HEAD(done);
+	int err = 0;
+	u64 seq;
+
+	for (;;) {
+		spin_lock_irq(&sbi->fail_lock);
+		seq = sbi->fail_seq;
+		if (seq == sbi->fail_done) {
+			spin_unlock_irq(&sbi->fail_lock);
+			break;
+		}
+		spin_unlock_irq(&sbi->fail_lock);
+		/* no counters: the record must not wait for alloc_mutex */
+		err = sb_rdonly(sbi->sb) ? -EROFS :
+		      exofs_write_supers(sbi, EXOFS_STATE_DIRTY, false);
+		if (err)
+			pr_err("%s: could not record a failed store on any superblock: %d; the writes that depend on it fail\n",
+			       sbi->sb->s_id, err);
+		spin_lock_irq(&sbi->fail_lock);
+		if (sbi->fail_seq == seq) {
+			sbi->fail_done = seq;
+			sbi->fail_err = err;
+			list_splice_init(&sbi->held, &done);
+		}
+		spin_unlock_irq(&sbi->fail_lock);
+	}
+	wake_up_all(&sbi->fail_wait);
+	list_for_each_safe(node, next, &done) {
+		list_del_init(node);
+		exofs_held_write_done(node, err);
+	}
+}
+
+/**
+ * exofs_store_failed - take store @i out of service and have the
+ *	superblocks of the others record it
+ * @sbi: the filesystem
+ * @i: the store's index
+ *
+ * Any context. The count of failures moves before the store is marked
+ * failed in ORE, under &exofs_sb_info.fail_lock: a write that skips the
+ * store (degraded) completes after it, so exofs_hold_write() holds it.
+ *
+ * Return: true when the store was in service until now.
+ */
+bool exofs_store_failed(struct exofs_sb_info *sbi, u32 i)
+{
+	unsigned long flags;
+	bool was_ok;
+
+	spin_lock_irqsave(&sbi->fail_lock, flags);
+	was_ok = READ_ONCE(sbi->stores[i].state) == EXOFS_STORE_OK;
+	if (was_ok) {
+		sbi->fail_seq++;
+		WRITE_ONCE(sbi->stores[i].state, EXOFS_STORE_FAILED);
+		ore_store_set_state(sbi->ore_stores[i], ORE_STORE_FAILED);
+	}
+	spin_unlock_irqrestore(&sbi->fail_lock, flags);
+	if (was_ok)
+		schedule_work(&sbi->sb_work);
+	return was_ok;
+}
+
+/**
+ * exofs_hold_write - keep a completed write from ending until failures
+ *	are recorded
+ * @sbi: the filesystem
+ * @node: the write's list entry (&exofs_wb.held)
+ *
+ * As md holds bios while MD_SB_CHANGE_PENDING: a write that completed
+ * while a store is failed but the superblocks do not say so yet must not
+ * be seen as done (its folios leaving writeback end fsync): after a crash
+ * the failed store would come back in service with stale data. Called at
+ * write completion, any context. exofs_sb_work() ends the held writes
+ * through exofs_held_write_done().
+ *
+ * Return: true when @node was queued (the caller must not end the write).
+ */
+bool exofs_hold_write(struct exofs_sb_info *sbi, struct list_head *node)
+{
+	unsigned long flags;
+	bool held = false;
+
+	spin_lock_irqsave(&sbi->fail_lock, flags);
+	if (sbi->fail_seq != sbi->fail_done) {
+		list_add_tail(node, &sbi->held);
+		held = true;
+	}
+	spin_unlock_irqrestore(&sbi->fail_lock, flags);
+	return held;
+}
+
+static bool exofs_failures_recorded(struct exofs_sb_info *sbi, u64 seq)
+{
+	bool done;
+
+	spin_lock_irq(&sbi->fail_lock);
+	done = sbi->fail_done >= seq;
+	spin_unlock_irq(&sbi->fail_lock);
+	return done;
+}
+
+/**
+ * exofs_wait_failures - wait until every store failed so far is recorded
+ * @sbi: the filesystem
+ *
+ * Called by fsync and syncfs before they report success.
+ *
+ * Return: 0, or -EIO when the record could not be written.
+ */
+int exofs_wait_failures(struct exofs_sb_info *sbi)
+{
+	u64 seq;
+	int err;
+
+	spin_lock_irq(&sbi->fail_lock);
+	seq = sbi->fail_seq;
+	spin_unlock_irq(&sbi->fail_lock);
+	wait_event(sbi->fail_wait, exofs_failures_recorded(sbi, seq));
+	spin_lock_irq(&sbi->fail_lock);
+	err = sbi->fail_err ? -EIO : 0;
+	spin_unlock_irq(&sbi->fail_lock);
+	return err;
+}
+
+/* Make everything written stable on every store in service. */
+int exofs_sync_stores(struct exofs_sb_info *sbi)
+{
+	int err = 0;
+	u32 i;
+
+	for (i = 0; i < sbi->num_stores; i++) {
+		struct ore_store *store = sbi->ore_stores[i];
+		int e;
+
+		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
+			continue;
+		e = store->ops->flush(store, 0);
+		if (e) {
+			pr_err("%s: flush of store %u (%s) failed: %d\n",
+			       sbi->sb->s_id, i, sbi->stores[i].path, e);
+			if (!err)
+				err = e;
+		}
+	}
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* stores */
+
+void exofs_put_stores(struct exofs_sb_info *sbi)
+{
+	u32 i;
+
+	if (!sbi->stores)
+		return;
+	for (i = 0; i < sbi->num_stores; i++) {
+		ore_store_put(sbi->ore_stores[i]);
+		kfree(sbi->stores[i].path);
+	}
+	kfree(sbi->ore_stores);
+	kfree(sbi->stores);
+	sbi->stores = NULL;
+	sbi->ore_stores = NULL;
+}
+
+/*
+ * Split "PATH:PATH:..." into sbi->stores; "" and "missing" name an absent
+ * store.
+ */
+int exofs_parse_stores(struct exofs_sb_info *sbi, const char *list,
+		       struct fs_context *fc)
+{
+	const char *p;
+	u32 n = 1, i;
+	char *s, *dup, *tok;
+
+	for (p = list; *p; p++)
+		n += *p == ':';
+	if (n > EXOFS_MAX_STORES)
+		return invalfc(fc, "stores: %u stores given, at most %u", n,
+			       EXOFS_MAX_STORES);
+	sbi->stores = kcalloc(n, sizeof(*sbi->stores), GFP_KERNEL);
+	sbi->ore_stores = kcalloc(n, sizeof(*sbi->ore_stores), GFP_KERNEL);
+	dup = kstrdup(list, GFP_KERNEL);
+	if (!sbi->stores || !sbi->ore_stores || !dup) {
+		kfree(dup);
+		return -ENOMEM;
+	}
+	sbi->num_stores = n;
+	s = dup;
+	for (i = 0; i < n; i++) {
+		tok = strsep(&s, ":");
+		if (!*tok || !strcmp(tok, "missing"))
+			continue;
+		sbi->stores[i].path = kstrdup(tok, GFP_KERNEL);
+		if (!sbi->stores[i].path) {
+			kfree(dup);
+			return -ENOMEM;
+		}
+	}
+	kfree(dup);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* opening the stores */
+
+/*
+ * Open every store, read and check its superblock, pick the reference and
+ * decide each store's state. On success sbi->sb_buf holds the reference.
+ */
+int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
+{
+	struct super_block *sb = sbi->sb;
+	u32 n = sbi->num_stores, i, ref = U32_MAX, nfailed = 0;
+	struct ore_layout layout;
+	struct page **pages;
+	const char *why;
+	unsigned long *failed;
+	int err = 0;
+
+	pages = kcalloc(n, sizeof(*pages), GFP_KERNEL);
+	failed = bitmap_zalloc(n, GFP_KERNEL);
+	if (!pages || !failed) {
+		err = -ENOMEM;
+		goto out;
+	}
+
+	/* 1. open, read, check each on its own */
+	for (i = 0; i < n; i++) {
+		struct exofs_store *st = &sbi->stores[i];
+		struct ore_store *store;
+		void *buf;
+
+		st->state = EXOFS_STORE_MISSING;
+		if (!st->path) {
+			pr_warn("store %u: given as missing\n", i);
+			continue;
+		}
+		store = ore_file_store_open(st->path);
+		if (IS_ERR(store)) {
+			pr_warn("store %u (%s): cannot open: %ld\n",
+				i, st->path, PTR_ERR(store));
+			continue;
+		}
+		sbi->ore_stores[i] = store;
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		err = exofs_sb_io(store, pages[i], false);
+		if (err) {
+			pr_warn("store %u (%s): cannot read the superblock: %d\n",
+				i, st->path, err);
+			err = 0;
+			continue;
+		}
+		buf = page_address(pages[i]);
+		if (!memchr_inv(buf, 0, EXOFS_SB_SIZE)) {
+			pr_warn("store %u (%s): no exofs superblock\n",
+				i, st->path);
+			continue;
+		}
+		if (exofs_sb_check(buf, &layout, &st->why)) {
+			st->state = EXOFS_STORE_CORRUPT;
+			pr_warn("store %u (%s): superblock is corrupt: %s\n",
+				i, st->path, st->why);
+			continue;
+		}
+		st->state = EXOFS_STORE_OK;
+		st->event = le64_to_cpu(exofs_fsb(buf)->s_event);
+		if (ref == U32_MAX || st->event > sbi->stores[ref].event)
+			ref = i;
+	}
+	if (ref == U32_MAX) {
+		err = invalfc(fc, "no valid exofs superblock on any of the %u stores",
+			      n);
+		goto out;
+	}
+	memcpy(sbi->sb_buf, page_address(pages[ref]), EXOFS_SB_SIZE);
+
+	/* 2. each against the reference */
+	for (i = 0; i < n; i++) {
+		struct exofs_store *st = &sbi->stores[i];
+		struct exofs_fsb *rf = exofs_fsb(sbi->sb_buf);
+		struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
+		struct exofs_fsb *f;
+		u32 idx;
+
+		if (st->state == EXOFS_STORE_MISSING)
+			continue;
+		f = exofs_fsb(page_address(pages[i]));
+		idx = le32_to_cpu(f->s_store_index);
+		if (st->state == EXOFS_STORE_CORRUPT) {
+			if (le64_to_cpu(f->s_magic) == EXOFS_SB_MAGIC &&
+			    !memcmp(f->s_uuid, rf->s_uuid, EXOFS_UUID_SIZE) &&
+			    idx == i && i < le32_to_cpu(rf->s_num_stores) &&
+			    !memcmp(f->s_store_uuid, dt[i].uuid,
+				    EXOFS_UUID_SIZE)) {
+				pr_warn("store %u (%s): damaged superblock (%s) of the right store: using the copy of store %u%s\n",
+					i, st->path, st->why, ref,
+					sb_rdonly(sb) ? "" :
+					", rewritten at mount");
+				st->state = EXOFS_STORE_OK;
+			}
+			continue;
+		}
+		if (memcmp(f->s_uuid, rf->s_uuid, EXOFS_UUID_SIZE)) {
+			err = invalfc(fc, "store %u (%s) belongs to filesystem %pU, not to %pU of store %u",
+				      i, st->path, f->s_uuid, rf->s_uuid, ref);
+			goto out;
+		}
+		if (le32_to_cpu(f->s_num_stores) != n) {
+			err = invalfc(fc, "the filesystem has %u stores, %u given",
+				      le32_to_cpu(f->s_num_stores), n);
+			goto out;
+		}
+		if (idx != i) {
+			err = invalfc(fc, "wrong store order: %s given as store %u is store %u of the filesystem",
+				      st->path, i, idx);
+			goto out;
+		}
+		if (memcmp(f->s_store_uuid, dt[i].uuid, EXOFS_UUID_SIZE)) {
+			err = invalfc(fc, "store %u (%s) has UUID %pU, the device table says %pU",
+				      i, st->path, f->s_store_uuid, dt[i].uuid);
+			goto out;
+		}
+		if (st->event == sbi->stores[ref].event &&
+		    !exofs_sb_same(page_address(pages[i]), sbi->sb_buf)) {
+			err = invalfc(fc, "superblocks of stores %u and %u disagree at event %llu",
+				      i, ref, st->event);
+			goto out;
+		}
+		if (st->event + 1 < sbi->stores[ref].event) {
+			pr_warn("store %u (%s) is stale: event %llu, store %u has %llu\n",
+				i, st->path, st->event, ref,
+				sbi->stores[ref].event);
+			st->state = EXOFS_STORE_STALE;
+		}
+	}
+	if (le32_to_cpu(exofs_fsb(sbi->sb_buf)->s_num_stores) != n) {
+		err = invalfc(fc, "the filesystem has %u stores, %u given",
+			      le32_to_cpu(exofs_fsb(sbi->sb_buf)->s_num_stores),
+			      n);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
+
+		if (sbi->stores[i].state == EXOFS_STORE_OK &&
+		    (le32_to_cpu(dt[i].flags) & EXOFS_DEV_FL_FAILED)) {
+			pr_warn("store %u (%s) was taken out of service while mounted: stale\n",
+				i, sbi->stores[i].path);
+			sbi->stores[i].state = EXOFS_STORE_STALE;
+		}
+		if (sbi->stores[i].state != EXOFS_STORE_OK) {
+			__set_bit(i, failed);
+			nfailed++;
+		}
+	}
+
+	/* 3. the layout (of the reference, checked) and the failed stores */
+	exofs_sb_check(sbi->sb_buf, &sbi->layout, &why);
+	if (nfailed) {
+		/* objects start on every store: every rotation must survive */
+		if (!ore_layout_survives_any_dev(&sbi->layout, failed, n)) {
+			err = invalfc(fc, "%u of %u stores failed; the layout (raid %u, %u copies) cannot lose them",
+				      nfailed, n, sbi->layout.raid_algorithm,
+				      sbi->layout.mirrors_p1);
+			goto out;
+		}
+		if (!sbi->opt_degraded) {
+			err = invalfc(fc, "%u of %u stores failed (see above); mount with -o degraded to mount read-only",
+				      nfailed, n);
+			goto out;
+		}
+		sbi->degraded = true;
+		pr_warn("%u of %u stores failed: mounting degraded, read-only\n",
+			nfailed, n);
+	}
+	for (i = 0; i < n; i++) {
+		if (!test_bit(i, failed))
+			continue;
+		if (!sbi->ore_stores[i]) {
+			char name[24];
+			struct ore_store *store;
+
+			snprintf(name, sizeof(name), "missing-%u", i);
+			store = ore_missing_store_create(name);
+			if (IS_ERR(store)) {
+				err = PTR_ERR(store);
+				goto out;
+			}
+			sbi->ore_stores[i] = store;
+		} else {
+			ore_store_set_state(sbi->ore_stores[i], ORE_STORE_FAILED);
+		}
+	}
+out:
+	if (pages)
+		for (i = 0; i < n; i++)
+			if (pages[i])
+				__free_page(pages[i]);
+	kfree(pages);
+	bitmap_free(failed);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* space */
+
+/*
+ * Bytes of all stores (those not in service counted as the average of the
+ * others): total, free, available to unprivileged users.
+ */
+void exofs_stores_space(struct exofs_sb_info *sbi, u64 *total,
+			u64 *free, u64 *avail)
+{
+	u32 i, present = 0;
+
+	*total = *free = *avail = 0;
+	for (i = 0; i < sbi->num_stores; i++) {
+		struct kstatfs st;
+
+		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK ||
+		    ore_store_statfs(sbi->ore_stores[i], &st))
+			continue;
+		*total += st.f_blocks * st.f_bsize;
+		*free += st.f_bfree * st.f_bsize;
+		*avail += st.f_bavail * st.f_bsize;
+		present++;
+	}
+	if (present && present < sbi->num_stores) {
+		*total = div_u64(*total, present) * sbi->num_stores;
+		*free = div_u64(*free, present) * sbi->num_stores;
+		*avail = div_u64(*avail, present) * sbi->num_stores;
+	}
+}
