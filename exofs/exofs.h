@@ -256,7 +256,6 @@ void exofs_stores_space(struct exofs_sb_info *sbi, u64 *total, u64 *free,
 			u64 *avail);
 
 /* inode.c */
-extern const struct address_space_operations exofs_aops;
 struct inode *exofs_iget(struct super_block *sb, unsigned long ino);
 int exofs_create_object(struct inode *inode);
 struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
@@ -271,9 +270,15 @@ struct inode *exofs_internal_inode(struct super_block *sb, unsigned long ino,
 				   u64 oid, u64 size);
 void exofs_set_inode_ops(struct inode *inode);
 int exofs_sync_inode_meta(struct inode *inode);
+
+/* data.c */
+extern const struct address_space_operations exofs_aops;
 void exofs_io_error(struct ore_io_state *ios, u32 comp,
 		    struct ore_store *store, u64 offset, int error);
 void exofs_held_write_done(struct list_head *node, int error);
+void exofs_wb_exclude(struct inode *inode);
+void exofs_wb_allow(struct inode *inode);
+int exofs_clean_tail(struct inode *inode, loff_t from);
 
 /* ialloc.c */
 int exofs_alloc_ino(struct super_block *sb, unsigned long *pino);

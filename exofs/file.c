@@ -2,7 +2,7 @@
 /*
  * exofs regular files: the generic page cache paths (read_iter, write_iter
  * under the inode lock, mmap with filemap_page_mkwrite, splice) over the
- * address_space_operations of inode.c, and fsync.
+ * address_space_operations of data.c, and fsync.
  */
 #include <linux/fs.h>
 #include <linux/pagemap.h>
