@@ -11,6 +11,8 @@
 #include "internal.h"
 
 struct workqueue_struct *ore_wq;
+/* Component operations of ore_create() run at once; they wait for nothing of ORE. */
+struct workqueue_struct *ore_obj_wq;
 
 /* Engine-wide counters, read by the users' sysfs files and by the tests. */
 struct ore_stats ore_stats;
@@ -41,12 +43,19 @@ static int __init ore_init(void)
 		ore_pages_exit();
 		return -ENOMEM;
 	}
+	ore_obj_wq = alloc_workqueue("ore_obj", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!ore_obj_wq) {
+		destroy_workqueue(ore_wq);
+		ore_pages_exit();
+		return -ENOMEM;
+	}
 	pr_info("Objects RAID Engine loaded (RAID0/1/4/5/6)\n");
 	return 0;
 }
 
 static void __exit ore_exit(void)
 {
+	destroy_workqueue(ore_obj_wq);
 	destroy_workqueue(ore_wq);
 	ore_pages_exit();
 	if (atomic64_read(&ore_stats.ios_live))

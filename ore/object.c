@@ -18,26 +18,42 @@ typedef int (*ore_comp_op_fn)(struct ore_store *store, u32 comp, u64 oid,
 			      void *arg);
 
 /*
- * Run @op on every component. A failed store or component counts against
+ * Run @op on every component, all at once when @parallel (see
+ * ore_run_on_comps_parallel()). A failed store or component counts against
  * the layout's redundancy as for writes; returns 0 while every group keeps
- * enough components, else the first error.
+ * enough components, else the first error (in component order either way).
  */
+/* ore_run_on_comps_parallel()'s result for a store it did not run on */
+#define ORE_COMP_SKIPPED	INT_MIN
+
+static bool ore_run_on_comps_parallel(struct ore_io_state *ios,
+				      ore_comp_op_fn op, void *arg, int *err);
+
 static int ore_run_on_comps(struct ore_io_state *ios, ore_comp_op_fn op,
-			    void *arg, int ignore)
+			    void *arg, int ignore, bool parallel)
 {
 	const struct ore_layout *layout = ios->layout;
 	int first_err = 0;
+	int *errs = NULL;
 	u32 comp;
 
+	if (parallel && layout->num_comps > 1) {
+		errs = kcalloc(layout->num_comps, sizeof(*errs), GFP_NOIO);
+		if (errs && !ore_run_on_comps_parallel(ios, op, arg, errs)) {
+			kfree(errs);
+			errs = NULL;	/* one after another, as without memory */
+		}
+	}
 	for (comp = 0; comp < layout->num_comps; comp++) {
 		struct ore_store *store = ore_comp_store(ios->oc, comp);
 		int err;
 
-		if (!ore_store_writable(store)) {
+		if (errs ? errs[comp] == ORE_COMP_SKIPPED :
+		    !ore_store_writable(store)) {
 			ore_note_failure(ios, comp, 0, 0);
 			continue;
 		}
-		err = op(store, comp, ios->oc->oid, arg);
+		err = errs ? errs[comp] : op(store, comp, ios->oc->oid, arg);
 		if (err && err != ignore) {
 			pr_err("object 0x%llx on store %s: %d\n",
 			       ios->oc->oid, store->name, err);
@@ -47,6 +63,7 @@ static int ore_run_on_comps(struct ore_io_state *ios, ore_comp_op_fn op,
 				first_err = err;
 		}
 	}
+	kfree(errs);
 	if (!first_err && ios->failed_comp < 0)
 		return 0;
 	/* every failed store and component is in failed_mask now */
@@ -65,6 +82,96 @@ static int ore_op_create(struct ore_store *store, u32 comp, u64 oid,
 	if (err == -EEXIST)	/* a stale object: leave it empty */
 		err = store->ops->truncate(store, oid, 0);
 	return err;
+}
+
+/**
+ * struct ore_comp_job - one component's operation run in ore_obj_wq
+ * @work: in ore_obj_wq
+ * @op: the operation
+ * @store: the component's store
+ * @comp: the component
+ * @oid: the object
+ * @arg: @op's argument
+ * @err: @op's result
+ * @pending: jobs not over yet, and one for the caller
+ * @done: completed by the last of them
+ */
+struct ore_comp_job {
+	struct work_struct work;
+	ore_comp_op_fn op;
+	struct ore_store *store;
+	u32 comp;
+	u64 oid;
+	void *arg;
+	int err;
+	atomic_t *pending;
+	struct completion *done;
+};
+
+static void ore_comp_job_work(struct work_struct *work)
+{
+	struct ore_comp_job *job = container_of(work, struct ore_comp_job,
+						work);
+
+	job->err = job->op(job->store, job->comp, job->oid, job->arg);
+	if (atomic_dec_and_test(job->pending))
+		complete(job->done);
+}
+
+/*
+ * Run @op on every writable component at once: the first in the caller,
+ * the others in ore_obj_wq, then wait for all. Component ops of file
+ * stores are VFS calls that sleep (a create is a directory insert in the
+ * backing filesystem's journal): one after another they cost the sum.
+ * @err[comp] gets each result; ORE_COMP_SKIPPED for a store not writable. Returns
+ * false (nothing run) when the jobs cannot be allocated.
+ */
+static bool ore_run_on_comps_parallel(struct ore_io_state *ios,
+				      ore_comp_op_fn op, void *arg, int *err)
+{
+	const struct ore_layout *layout = ios->layout;
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct ore_comp_job *jobs;
+	atomic_t pending;
+	int first = -1;
+	u32 comp;
+
+	jobs = kcalloc(layout->num_comps, sizeof(*jobs), GFP_NOIO);
+	if (!jobs)
+		return false;
+	atomic_set(&pending, 1);
+	for (comp = 0; comp < layout->num_comps; comp++) {
+		struct ore_comp_job *job = &jobs[comp];
+
+		job->store = ore_comp_store(ios->oc, comp);
+		if (!ore_store_writable(job->store)) {
+			err[comp] = ORE_COMP_SKIPPED;
+			continue;
+		}
+		job->op = op;
+		job->comp = comp;
+		job->oid = ios->oc->oid;
+		job->arg = arg;
+		job->pending = &pending;
+		job->done = &done;
+		if (first < 0) {
+			first = comp;	/* run by the caller below */
+			continue;
+		}
+		atomic_inc(&pending);
+		INIT_WORK(&job->work, ore_comp_job_work);
+		queue_work(ore_obj_wq, &job->work);
+	}
+	if (first >= 0)
+		jobs[first].err = op(jobs[first].store, first, ios->oc->oid,
+				     arg);
+	if (!atomic_dec_and_test(&pending))
+		wait_for_completion(&done);
+	for (comp = 0; comp < layout->num_comps; comp++)
+		if (jobs[comp].op)
+			err[comp] = jobs[comp].err;
+	kfree(jobs);
+	return true;
 }
 
 static int ore_op_remove(struct ore_store *store, u32 comp, u64 oid,
@@ -97,7 +204,7 @@ static void ore_ios_complete_sync(struct ore_io_state *ios, int err)
  */
 int ore_create(struct ore_io_state *ios)
 {
-	int err = ore_run_on_comps(ios, ore_op_create, NULL, 0);
+	int err = ore_run_on_comps(ios, ore_op_create, NULL, 0, true);
 
 	ore_ios_complete_sync(ios, err);
 	return err;
@@ -117,7 +224,7 @@ int ore_remove(struct ore_io_state *ios)
 {
 	int err;
 
-	err = ore_run_on_comps(ios, ore_op_remove, NULL, -ENOENT);
+	err = ore_run_on_comps(ios, ore_op_remove, NULL, -ENOENT, false);
 	ore_ios_complete_sync(ios, err);
 	return err;
 }
@@ -232,7 +339,7 @@ int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,
 	err = ore_get_io_state(layout, oc, &ios);
 	if (err)
 		return err;
-	err = ore_run_on_comps(ios, ore_op_truncate, &ta, 0);
+	err = ore_run_on_comps(ios, ore_op_truncate, &ta, 0, false);
 	ore_put_io_state(ios);
 	return err;
 }
@@ -253,7 +360,7 @@ int ore_flush(const struct ore_layout *layout, struct ore_components *oc)
 	err = ore_get_io_state(layout, oc, &ios);
 	if (err)
 		return err;
-	err = ore_run_on_comps(ios, ore_op_flush, NULL, 0);
+	err = ore_run_on_comps(ios, ore_op_flush, NULL, 0, false);
 	ore_put_io_state(ios);
 	return err;
 }
