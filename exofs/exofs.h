@@ -235,6 +235,9 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 	oc->lazy = sbi->lazy_comps;
 }
 
+/* export.c */
+extern const struct export_operations exofs_export_ops;
+
 /* super.c */
 __printf(3, 4) void exofs_err(struct super_block *sb, const char *func,
 			      const char *fmt, ...);
@@ -256,6 +259,8 @@ void exofs_stores_space(struct exofs_sb_info *sbi, u64 *total, u64 *free,
 			u64 *avail);
 
 /* inode.c */
+struct folio *exofs_get_record(struct super_block *sb, unsigned long ino,
+			       struct exofs_inode **rec);
 struct inode *exofs_iget(struct super_block *sb, unsigned long ino);
 int exofs_create_object(struct inode *inode);
 struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,

@@ -26,7 +26,7 @@ static inline loff_t exofs_rec_pos(unsigned long ino)
  * Read the folio of the inode table holding @ino's record. Returns it
  * (referenced) with *@kaddr mapped at the record, or an ERR_PTR.
  */
-static struct folio *exofs_get_record(struct super_block *sb,
+struct folio *exofs_get_record(struct super_block *sb,
 				      unsigned long ino,
 				      struct exofs_inode **rec)
 {

@@ -293,6 +293,7 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	sb->s_magic = EXOFS_SUPER_MAGIC;
 	sb->s_op = &exofs_sops;
+	sb->s_export_op = &exofs_export_ops;
 	sb->s_maxbytes = EXOFS_MAX_FILE_SIZE;
 	sb->s_blocksize = PAGE_SIZE;
 	sb->s_blocksize_bits = PAGE_SHIFT;

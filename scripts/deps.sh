@@ -7,7 +7,7 @@ set -euo pipefail
 
 PKGS="linux-headers-6.12-amd64 linux-image-6.12-amd64 linux-source-6.12
       qemu-system-x86 busybox-static cpio xz-utils e2fsprogs mdadm fio
-      valgrind gcc make"
+      valgrind gcc make nfs-kernel-server nfs-common rpcbind"
 [ $# -gt 0 ] && PKGS="$*"
 
 missing=""
