@@ -346,17 +346,185 @@ int exofs_parse_stores(struct exofs_sb_info *sbi, const char *list,
 /* opening the stores */
 
 /*
- * Open every store, read and check its superblock, pick the reference and
- * decide each store's state. On success sbi->sb_buf holds the reference.
+ * Stage 1 of the scan: open store @i, read its superblock into @page and
+ * check it on its own. Leaves the store MISSING (absent, unreadable, blank),
+ * CORRUPT (a superblock that fails its checks) or OK with its event count.
+ *
+ * Return: 0, or -ENOMEM; every store-level problem is a state, not an error.
+ */
+static int exofs_read_store_sb(struct exofs_sb_info *sbi, u32 i,
+			       struct page **page)
+{
+	struct exofs_store *st = &sbi->stores[i];
+	struct ore_layout layout;
+	struct ore_store *store;
+	void *buf;
+	int err;
+
+	st->state = EXOFS_STORE_MISSING;
+	if (!st->path) {
+		pr_warn("store %u: given as missing\n", i);
+		return 0;
+	}
+	store = ore_file_store_open(st->path);
+	if (IS_ERR(store)) {
+		pr_warn("store %u (%s): cannot open: %ld\n",
+			i, st->path, PTR_ERR(store));
+		return 0;
+	}
+	sbi->ore_stores[i] = store;
+	*page = alloc_page(GFP_KERNEL);
+	if (!*page)
+		return -ENOMEM;
+	err = exofs_sb_io(store, *page, false);
+	if (err) {
+		pr_warn("store %u (%s): cannot read the superblock: %d\n",
+			i, st->path, err);
+		return 0;
+	}
+	buf = page_address(*page);
+	if (!memchr_inv(buf, 0, EXOFS_SB_SIZE)) {
+		pr_warn("store %u (%s): no exofs superblock\n", i, st->path);
+		return 0;
+	}
+	if (exofs_sb_check(buf, &layout, &st->why)) {
+		st->state = EXOFS_STORE_CORRUPT;
+		pr_warn("store %u (%s): superblock is corrupt: %s\n",
+			i, st->path, st->why);
+		return 0;
+	}
+	st->state = EXOFS_STORE_OK;
+	st->event = le64_to_cpu(exofs_fsb(buf)->s_event);
+	return 0;
+}
+
+/*
+ * A corrupt superblock that still names the right filesystem, index and store
+ * UUID is the right store with a damaged superblock: it serves, with the
+ * reference's copy (rewritten at a read-write mount).
+ */
+static void exofs_accept_damaged_sb(struct exofs_sb_info *sbi, u32 i,
+				    struct exofs_fsb *f, u32 ref)
+{
+	struct exofs_store *st = &sbi->stores[i];
+	struct exofs_fsb *rf = exofs_fsb(sbi->sb_buf);
+	struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
+	u32 idx = le32_to_cpu(f->s_store_index);
+
+	if (le64_to_cpu(f->s_magic) != EXOFS_SB_MAGIC ||
+	    memcmp(f->s_uuid, rf->s_uuid, EXOFS_UUID_SIZE) ||
+	    idx != i || i >= le32_to_cpu(rf->s_num_stores) ||
+	    memcmp(f->s_store_uuid, dt[i].uuid, EXOFS_UUID_SIZE))
+		return;
+	pr_warn("store %u (%s): damaged superblock (%s) of the right store: using the copy of store %u%s\n",
+		i, st->path, st->why, ref,
+		sb_rdonly(sbi->sb) ? "" : ", rewritten at mount");
+	st->state = EXOFS_STORE_OK;
+}
+
+/*
+ * Stage 2: the superblock of store @i (in @page) against the reference
+ * sbi->sb_buf of store @ref. A store of another filesystem, in the wrong
+ * place or disagreeing at the same event refuses the mount; an older event
+ * makes the store STALE.
+ */
+static int exofs_match_store(struct exofs_sb_info *sbi, u32 i,
+			     struct page *page, u32 ref, struct fs_context *fc)
+{
+	struct exofs_store *st = &sbi->stores[i];
+	struct exofs_fsb *rf = exofs_fsb(sbi->sb_buf);
+	struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
+	u64 ref_event = sbi->stores[ref].event;
+	struct exofs_fsb *f;
+	u32 idx;
+
+	if (st->state == EXOFS_STORE_MISSING)
+		return 0;
+	f = exofs_fsb(page_address(page));
+	if (st->state == EXOFS_STORE_CORRUPT) {
+		exofs_accept_damaged_sb(sbi, i, f, ref);
+		return 0;
+	}
+	idx = le32_to_cpu(f->s_store_index);
+	if (memcmp(f->s_uuid, rf->s_uuid, EXOFS_UUID_SIZE))
+		return invalfc(fc, "store %u (%s) belongs to filesystem %pU, not to %pU of store %u",
+			       i, st->path, f->s_uuid, rf->s_uuid, ref);
+	if (le32_to_cpu(f->s_num_stores) != sbi->num_stores)
+		return invalfc(fc, "the filesystem has %u stores, %u given",
+			       le32_to_cpu(f->s_num_stores), sbi->num_stores);
+	if (idx != i)
+		return invalfc(fc, "wrong store order: %s given as store %u is store %u of the filesystem",
+			       st->path, i, idx);
+	if (memcmp(f->s_store_uuid, dt[i].uuid, EXOFS_UUID_SIZE))
+		return invalfc(fc, "store %u (%s) has UUID %pU, the device table says %pU",
+			       i, st->path, f->s_store_uuid, dt[i].uuid);
+	if (st->event == ref_event &&
+	    !exofs_sb_same(page_address(page), sbi->sb_buf))
+		return invalfc(fc, "superblocks of stores %u and %u disagree at event %llu",
+			       i, ref, st->event);
+	if (st->event + 1 < ref_event) {
+		pr_warn("store %u (%s) is stale: event %llu, store %u has %llu\n",
+			i, st->path, st->event, ref, ref_event);
+		st->state = EXOFS_STORE_STALE;
+	}
+	return 0;
+}
+
+/*
+ * Stage 3: with the failed stores in @failed (@nfailed of them), refuse a
+ * mount the layout cannot serve, or mount degraded (read-only) when asked;
+ * every failed store gets a backend that fails its I/O.
+ */
+static int exofs_degrade(struct exofs_sb_info *sbi, unsigned long *failed,
+			 u32 nfailed, struct fs_context *fc)
+{
+	u32 n = sbi->num_stores, i;
+
+	if (!nfailed)
+		return 0;
+	/* objects start on every store: every rotation must survive */
+	if (!ore_layout_survives_any_dev(&sbi->layout, failed, n))
+		return invalfc(fc, "%u of %u stores failed; the layout (raid %u, %u copies) cannot lose them",
+			       nfailed, n, sbi->layout.raid_algorithm,
+			       sbi->layout.mirrors_p1);
+	if (!sbi->opt_degraded)
+		return invalfc(fc, "%u of %u stores failed (see above); mount with -o degraded to mount read-only",
+			       nfailed, n);
+	sbi->degraded = true;
+	pr_warn("%u of %u stores failed: mounting degraded, read-only\n",
+		nfailed, n);
+	for (i = 0; i < n; i++) {
+		char name[24];
+		struct ore_store *store;
+
+		if (!test_bit(i, failed))
+			continue;
+		if (sbi->ore_stores[i]) {
+			ore_store_set_state(sbi->ore_stores[i],
+					    ORE_STORE_FAILED);
+			continue;
+		}
+		snprintf(name, sizeof(name), "missing-%u", i);
+		store = ore_missing_store_create(name);
+		if (IS_ERR(store))
+			return PTR_ERR(store);
+		sbi->ore_stores[i] = store;
+	}
+	return 0;
+}
+
+/*
+ * Open every store, read and check its superblock, pick the reference (the
+ * highest event) and decide each store's state. On success sbi->sb_buf holds
+ * the reference and sbi->layout its layout.
  */
 int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 {
-	struct super_block *sb = sbi->sb;
 	u32 n = sbi->num_stores, i, ref = U32_MAX, nfailed = 0;
-	struct ore_layout layout;
+	struct exofs_dev_entry *dt;
+	unsigned long *failed;
 	struct page **pages;
 	const char *why;
-	unsigned long *failed;
 	int err = 0;
 
 	pages = kcalloc(n, sizeof(*pages), GFP_KERNEL);
@@ -365,52 +533,13 @@ int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 		err = -ENOMEM;
 		goto out;
 	}
-
-	/* 1. open, read, check each on its own */
 	for (i = 0; i < n; i++) {
-		struct exofs_store *st = &sbi->stores[i];
-		struct ore_store *store;
-		void *buf;
-
-		st->state = EXOFS_STORE_MISSING;
-		if (!st->path) {
-			pr_warn("store %u: given as missing\n", i);
-			continue;
-		}
-		store = ore_file_store_open(st->path);
-		if (IS_ERR(store)) {
-			pr_warn("store %u (%s): cannot open: %ld\n",
-				i, st->path, PTR_ERR(store));
-			continue;
-		}
-		sbi->ore_stores[i] = store;
-		pages[i] = alloc_page(GFP_KERNEL);
-		if (!pages[i]) {
-			err = -ENOMEM;
+		err = exofs_read_store_sb(sbi, i, &pages[i]);
+		if (err)
 			goto out;
-		}
-		err = exofs_sb_io(store, pages[i], false);
-		if (err) {
-			pr_warn("store %u (%s): cannot read the superblock: %d\n",
-				i, st->path, err);
-			err = 0;
-			continue;
-		}
-		buf = page_address(pages[i]);
-		if (!memchr_inv(buf, 0, EXOFS_SB_SIZE)) {
-			pr_warn("store %u (%s): no exofs superblock\n",
-				i, st->path);
-			continue;
-		}
-		if (exofs_sb_check(buf, &layout, &st->why)) {
-			st->state = EXOFS_STORE_CORRUPT;
-			pr_warn("store %u (%s): superblock is corrupt: %s\n",
-				i, st->path, st->why);
-			continue;
-		}
-		st->state = EXOFS_STORE_OK;
-		st->event = le64_to_cpu(exofs_fsb(buf)->s_event);
-		if (ref == U32_MAX || st->event > sbi->stores[ref].event)
+		if (sbi->stores[i].state == EXOFS_STORE_OK &&
+		    (ref == U32_MAX ||
+		     sbi->stores[i].event > sbi->stores[ref].event))
 			ref = i;
 	}
 	if (ref == U32_MAX) {
@@ -419,65 +548,10 @@ int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 		goto out;
 	}
 	memcpy(sbi->sb_buf, page_address(pages[ref]), EXOFS_SB_SIZE);
-
-	/* 2. each against the reference */
 	for (i = 0; i < n; i++) {
-		struct exofs_store *st = &sbi->stores[i];
-		struct exofs_fsb *rf = exofs_fsb(sbi->sb_buf);
-		struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
-		struct exofs_fsb *f;
-		u32 idx;
-
-		if (st->state == EXOFS_STORE_MISSING)
-			continue;
-		f = exofs_fsb(page_address(pages[i]));
-		idx = le32_to_cpu(f->s_store_index);
-		if (st->state == EXOFS_STORE_CORRUPT) {
-			if (le64_to_cpu(f->s_magic) == EXOFS_SB_MAGIC &&
-			    !memcmp(f->s_uuid, rf->s_uuid, EXOFS_UUID_SIZE) &&
-			    idx == i && i < le32_to_cpu(rf->s_num_stores) &&
-			    !memcmp(f->s_store_uuid, dt[i].uuid,
-				    EXOFS_UUID_SIZE)) {
-				pr_warn("store %u (%s): damaged superblock (%s) of the right store: using the copy of store %u%s\n",
-					i, st->path, st->why, ref,
-					sb_rdonly(sb) ? "" :
-					", rewritten at mount");
-				st->state = EXOFS_STORE_OK;
-			}
-			continue;
-		}
-		if (memcmp(f->s_uuid, rf->s_uuid, EXOFS_UUID_SIZE)) {
-			err = invalfc(fc, "store %u (%s) belongs to filesystem %pU, not to %pU of store %u",
-				      i, st->path, f->s_uuid, rf->s_uuid, ref);
+		err = exofs_match_store(sbi, i, pages[i], ref, fc);
+		if (err)
 			goto out;
-		}
-		if (le32_to_cpu(f->s_num_stores) != n) {
-			err = invalfc(fc, "the filesystem has %u stores, %u given",
-				      le32_to_cpu(f->s_num_stores), n);
-			goto out;
-		}
-		if (idx != i) {
-			err = invalfc(fc, "wrong store order: %s given as store %u is store %u of the filesystem",
-				      st->path, i, idx);
-			goto out;
-		}
-		if (memcmp(f->s_store_uuid, dt[i].uuid, EXOFS_UUID_SIZE)) {
-			err = invalfc(fc, "store %u (%s) has UUID %pU, the device table says %pU",
-				      i, st->path, f->s_store_uuid, dt[i].uuid);
-			goto out;
-		}
-		if (st->event == sbi->stores[ref].event &&
-		    !exofs_sb_same(page_address(pages[i]), sbi->sb_buf)) {
-			err = invalfc(fc, "superblocks of stores %u and %u disagree at event %llu",
-				      i, ref, st->event);
-			goto out;
-		}
-		if (st->event + 1 < sbi->stores[ref].event) {
-			pr_warn("store %u (%s) is stale: event %llu, store %u has %llu\n",
-				i, st->path, st->event, ref,
-				sbi->stores[ref].event);
-			st->state = EXOFS_STORE_STALE;
-		}
 	}
 	if (le32_to_cpu(exofs_fsb(sbi->sb_buf)->s_num_stores) != n) {
 		err = invalfc(fc, "the filesystem has %u stores, %u given",
@@ -485,58 +559,24 @@ int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 			      n);
 		goto out;
 	}
+	dt = exofs_devtable(sbi->sb_buf);
 	for (i = 0; i < n; i++) {
-		struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
+		struct exofs_store *st = &sbi->stores[i];
 
-		if (sbi->stores[i].state == EXOFS_STORE_OK &&
+		if (st->state == EXOFS_STORE_OK &&
 		    (le32_to_cpu(dt[i].flags) & EXOFS_DEV_FL_FAILED)) {
 			pr_warn("store %u (%s) was taken out of service while mounted: stale\n",
-				i, sbi->stores[i].path);
-			sbi->stores[i].state = EXOFS_STORE_STALE;
+				i, st->path);
+			st->state = EXOFS_STORE_STALE;
 		}
-		if (sbi->stores[i].state != EXOFS_STORE_OK) {
+		if (st->state != EXOFS_STORE_OK) {
 			__set_bit(i, failed);
 			nfailed++;
 		}
 	}
-
-	/* 3. the layout (of the reference, checked) and the failed stores */
+	/* the layout of the reference, checked in stage 1 */
 	exofs_sb_check(sbi->sb_buf, &sbi->layout, &why);
-	if (nfailed) {
-		/* objects start on every store: every rotation must survive */
-		if (!ore_layout_survives_any_dev(&sbi->layout, failed, n)) {
-			err = invalfc(fc, "%u of %u stores failed; the layout (raid %u, %u copies) cannot lose them",
-				      nfailed, n, sbi->layout.raid_algorithm,
-				      sbi->layout.mirrors_p1);
-			goto out;
-		}
-		if (!sbi->opt_degraded) {
-			err = invalfc(fc, "%u of %u stores failed (see above); mount with -o degraded to mount read-only",
-				      nfailed, n);
-			goto out;
-		}
-		sbi->degraded = true;
-		pr_warn("%u of %u stores failed: mounting degraded, read-only\n",
-			nfailed, n);
-	}
-	for (i = 0; i < n; i++) {
-		if (!test_bit(i, failed))
-			continue;
-		if (!sbi->ore_stores[i]) {
-			char name[24];
-			struct ore_store *store;
-
-			snprintf(name, sizeof(name), "missing-%u", i);
-			store = ore_missing_store_create(name);
-			if (IS_ERR(store)) {
-				err = PTR_ERR(store);
-				goto out;
-			}
-			sbi->ore_stores[i] = store;
-		} else {
-			ore_store_set_state(sbi->ore_stores[i], ORE_STORE_FAILED);
-		}
-	}
+	err = exofs_degrade(sbi, failed, nfailed, fc);
 out:
 	if (pages)
 		for (i = 0; i < n; i++)

@@ -218,20 +218,14 @@ static int exofs_check_max_ino(struct exofs_sb_info *sbi,
 
 static const struct super_operations exofs_sops;
 
-static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
+static struct exofs_sb_info *exofs_alloc_sbi(struct super_block *sb,
+					     struct exofs_fs_context *ctx)
 {
-	struct exofs_fs_context *ctx = fc->fs_private;
 	struct exofs_sb_info *sbi;
-	struct exofs_fsb *fsb;
-	struct inode *root;
-	u64 sp;
-	int err;
 
-	if (!ctx->stores)
-		return invalfc(fc, "the stores= option is required");
 	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
 	if (!sbi)
-		return -ENOMEM;
+		return NULL;
 	sbi->sb = sb;
 	INIT_LIST_HEAD(&sbi->list);
 	mutex_init(&sbi->sb_mutex);
@@ -244,29 +238,30 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sbi->opt_degraded = ctx->degraded;
 	sbi->opt_stores = kstrdup(ctx->stores, GFP_KERNEL);
 	sbi->sb_buf = kzalloc(EXOFS_SB_SIZE, GFP_KERNEL);
-	sb->s_fs_info = sbi;
 	if (!sbi->opt_stores || !sbi->sb_buf) {
-		err = -ENOMEM;
-		goto out_free;
+		kfree(sbi->opt_stores);
+		kfree(sbi->sb_buf);
+		kfree(sbi);
+		return NULL;
 	}
-	err = exofs_parse_stores(sbi, ctx->stores, fc);
-	if (err)
-		goto out_free;
-	err = exofs_scan_stores(sbi, fc);
-	if (err)
-		goto out_free;
-	err = exofs_check_layout_opts(fc, &sbi->layout);
-	if (err)
-		goto out_free;
+	return sbi;
+}
 
-	fsb = exofs_fsb(sbi->sb_buf);
+/* The in-memory state taken from the reference superblock. */
+static int exofs_load_fsb(struct exofs_sb_info *sbi, struct fs_context *fc)
+{
+	struct super_block *sb = sbi->sb;
+	struct exofs_fsb *fsb = exofs_fsb(sbi->sb_buf);
+	u32 ro_compat = le32_to_cpu(fsb->s_feature_ro_compat);
+	u64 sp;
+	int err;
+
 	import_uuid(&sbi->uuid, fsb->s_uuid);
 	snprintf(sb->s_id, sizeof(sb->s_id), "exofs-%*phN", 4, fsb->s_uuid);
 	err = exofs_register_mounted(sbi, fc);
 	if (err)
-		goto out_free;
-	if (le32_to_cpu(fsb->s_feature_ro_compat) &
-	    ~EXOFS_FEATURE_RO_COMPAT_SUPP) {
+		return err;
+	if (ro_compat & ~EXOFS_FEATURE_RO_COMPAT_SUPP) {
 		pr_warn("%s: unknown read-only features: mounting read-only\n",
 			sb->s_id);
 		sb->s_flags |= SB_RDONLY;
@@ -274,14 +269,13 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (sbi->degraded)
 		sb->s_flags |= SB_RDONLY;
 
-	sbi->lazy_comps = !(le32_to_cpu(fsb->s_feature_ro_compat) &
-			    EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
+	sbi->lazy_comps = !(ro_compat & EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
 	sbi->max_ino = le64_to_cpu(fsb->s_max_ino);
 	sbi->next_ino = le64_to_cpu(fsb->s_next_ino);
 	sbi->used_inodes = le64_to_cpu(fsb->s_used_inodes);
 	err = exofs_check_max_ino(sbi, fc);
 	if (err)
-		goto out_free;
+		return err;
 	sp = sbi->layout.stripe_length >> PAGE_SHIFT;
 	if (sp && sp <= EXOFS_WB_MAX_PAGES) {
 		u64 whole = rounddown(EXOFS_WB_MAX_BYTES >> PAGE_SHIFT, sp);
@@ -290,6 +284,13 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	} else {
 		sbi->wb_max_pages = EXOFS_WB_MAX_PAGES;
 	}
+	return 0;
+}
+
+static int exofs_setup_sb(struct super_block *sb)
+{
+	struct exofs_sb_info *sbi = exofs_sb(sb);
+	int err;
 
 	sb->s_magic = EXOFS_SUPER_MAGIC;
 	sb->s_op = &exofs_sops;
@@ -303,56 +304,105 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_time_max = S64_MAX;
 	sb->s_iflags |= SB_I_STABLE_WRITES;
 	sb->s_flags |= SB_NOSEC;
-	super_set_uuid(sb, fsb->s_uuid, EXOFS_UUID_SIZE);
+	super_set_uuid(sb, exofs_fsb(sbi->sb_buf)->s_uuid, EXOFS_UUID_SIZE);
 	err = super_setup_bdi(sb);
 	if (err)
-		goto out_free;
+		return err;
 	sb->s_bdi->ra_pages = max_t(unsigned long, VM_READAHEAD_PAGES,
 				    2 * sbi->wb_max_pages);
 	sb->s_bdi->io_pages = sbi->wb_max_pages;
+	return 0;
+}
 
-	err = -ENOMEM;
+/*
+ * The inode table and bitmap objects; after an unclean unmount the count of
+ * used inodes is taken from the bitmap. On error the caller puts them.
+ */
+static int exofs_open_tables(struct exofs_sb_info *sbi)
+{
+	struct super_block *sb = sbi->sb;
+	u64 used;
+	int err;
+
 	sbi->itable = exofs_internal_inode(sb, EXOFS_ITABLE_INO,
 					   EXOFS_ITABLE_OID,
 					   sbi->max_ino * EXOFS_INODE_SIZE);
 	if (!sbi->itable)
-		goto out_free;
+		return -ENOMEM;
 	sbi->ibitmap = exofs_internal_inode(sb, EXOFS_IBITMAP_INO,
 					    EXOFS_IBITMAP_OID,
 					    round_up(DIV_ROUND_UP(sbi->max_ino, 8),
 						     PAGE_SIZE));
 	if (!sbi->ibitmap)
-		goto out_iput;
+		return -ENOMEM;
+	if (le32_to_cpu(exofs_fsb(sbi->sb_buf)->s_state) == EXOFS_STATE_CLEAN)
+		return 0;
+	pr_warn("%s: not cleanly unmounted: recounting inodes\n", sb->s_id);
+	err = exofs_count_inodes(sb, &used);
+	if (err)
+		return err;
+	sbi->used_inodes = used;
+	return 0;
+}
 
-	if (le32_to_cpu(fsb->s_state) != EXOFS_STATE_CLEAN) {
-		u64 used;
-
-		pr_warn("%s: not cleanly unmounted: recounting inodes\n",
-			sb->s_id);
-		err = exofs_count_inodes(sb, &used);
-		if (err)
-			goto out_iput;
-		sbi->used_inodes = used;
-	}
+static int exofs_make_root(struct super_block *sb, struct fs_context *fc)
+{
+	struct inode *root;
+	int err;
 
 	root = exofs_iget(sb, EXOFS_ROOT_INO);
 	if (IS_ERR(root)) {
 		err = PTR_ERR(root);
 		errorfc(fc, "cannot read the root directory: %d", err);
-		goto out_iput;
+		return err;
 	}
 	if (!S_ISDIR(root->i_mode)) {
 		iput(root);
-		err = -EFSCORRUPTED;
 		errorfc(fc, "the root inode is not a directory");
-		goto out_iput;
+		return -EFSCORRUPTED;
 	}
 	sb->s_root = d_make_root(root);
-	if (!sb->s_root) {
-		err = -ENOMEM;
-		goto out_iput;
-	}
+	if (!sb->s_root)
+		return -ENOMEM;
+	return 0;
+}
 
+static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct exofs_fs_context *ctx = fc->fs_private;
+	struct exofs_sb_info *sbi;
+	struct exofs_fsb *fsb;
+	int err;
+
+	if (!ctx->stores)
+		return invalfc(fc, "the stores= option is required");
+	sbi = exofs_alloc_sbi(sb, ctx);
+	if (!sbi)
+		return -ENOMEM;
+	sb->s_fs_info = sbi;
+	err = exofs_parse_stores(sbi, ctx->stores, fc);
+	if (err)
+		goto out_free;
+	err = exofs_scan_stores(sbi, fc);
+	if (err)
+		goto out_free;
+	err = exofs_check_layout_opts(fc, &sbi->layout);
+	if (err)
+		goto out_free;
+	err = exofs_load_fsb(sbi, fc);
+	if (err)
+		goto out_free;
+	err = exofs_setup_sb(sb);
+	if (err)
+		goto out_free;
+	err = exofs_open_tables(sbi);
+	if (err)
+		goto out_iput;
+	err = exofs_make_root(sb, fc);
+	if (err)
+		goto out_iput;
+
+	fsb = exofs_fsb(sbi->sb_buf);
 	if (!sb_rdonly(sb)) {
 		fsb->s_mount_time = cpu_to_le64(ktime_get_real_seconds());
 		err = exofs_write_supers(sbi, EXOFS_STATE_DIRTY, true);
