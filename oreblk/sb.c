@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * oreblk member superblock rules (include/oreblk/sb.h), the one copy that
- * oreblk.ko, tools/oreblk, tools/oreblk_check and tests/unit/format_test.c
+ * oreblk.ko, tools/oreblk, tests/tools/oreblk_check and tests/unit/format_test.c
  * share. Pure: built for the kernel and for userspace; a failed check
  * returns a negative errno and a static reason.
  *

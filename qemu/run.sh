@@ -181,13 +181,12 @@ build_payload() {
 	# Sources only: no kbuild products next to the scripts.
 	find "$stage/ore/tests" "$stage/ore/bench" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' \
 		-o -name '.*.cmd' -o -name '*.order' -o -name '*.symvers' \) -delete
-	if [ -d "$ROOT/tools" ]; then
-		while IFS= read -r f; do
-			[ "$(head -c 4 "$f" | tr -d '\177')" = ELF ] || continue	# ELF executables only
-			cp "$f" "$stage/ore/tools/"
-			copy_libs "$stage" "$f"
-		done < <(find "$ROOT/tools" -maxdepth 2 -type f -perm -u+x)
-	fi
+	# The tools and the test helpers (tests/tools) share /ore/tools.
+	while IFS= read -r f; do
+		[ "$(head -c 4 "$f" | tr -d '\177')" = ELF ] || continue	# ELF executables only
+		cp "$f" "$stage/ore/tools/"
+		copy_libs "$stage" "$f"
+	done < <(find "$ROOT/tools" "$ROOT/tests/tools" -maxdepth 1 -type f -perm -u+x 2>/dev/null)
 	cat > "$stage/ore/harness.env" <<ENV
 ORE_HOSTREPO='$ROOT'
 ENV

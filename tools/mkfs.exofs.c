@@ -68,17 +68,20 @@ static void usage(FILE *f)
 static int parse_u32(const char *opt, const char *s, uint32_t *v, int suffix)
 {
 	unsigned long long x;
+	uint64_t size;
 	char *end;
+	int bad;
 
-	errno = 0;
-	x = strtoull(s, &end, 0);
 	if (suffix) {
-		switch (*end) {
-		case 'k': case 'K': x <<= 10; end++; break;
-		case 'm': case 'M': x <<= 20; end++; break;
-		}
+		bad = ore_user_parse_size(s, &size) || size > 0xffffffffull;
+		x = size;
+	} else {
+		errno = 0;
+		x = strtoull(s, &end, 0);
+		bad = errno || end == s || *end || x > 0xffffffffull ||
+		      s[0] == '-';
 	}
-	if (errno || end == s || *end || x > 0xffffffffull || s[0] == '-') {
+	if (bad) {
 		fprintf(stderr, PROG ": %s: '%s' is not a valid number\n", opt, s);
 		return -1;
 	}

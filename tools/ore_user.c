@@ -758,6 +758,39 @@ void ore_user_close(struct ore_user_comp *comps, uint32_t num_comps)
 	}
 }
 
+int ore_user_parse_size(const char *s, uint64_t *v)
+{
+	unsigned int shift = 0;
+	unsigned long long x;
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; break;
+	case 'm': case 'M': shift = 20; break;
+	case 'g': case 'G': shift = 30; break;
+	case 't': case 'T': shift = 40; break;
+	}
+	if (shift) {
+		end++;
+		if (*end == 'i')
+			end++;
+		if (*end == 'B')
+			end++;
+	}
+	if (*end || x > (UINT64_MAX >> shift))
+		return -1;
+	*v = (uint64_t)x << shift;
+	return 0;
+}
+
 int ore_user_dev_size(int fd, uint64_t *size)
 {
 	struct stat st;

@@ -134,6 +134,14 @@ int ore_user_sync(struct ore_user_comp *comps, uint32_t num_comps);
 /* ore_user_close - close the descriptors of @num_comps components. */
 void ore_user_close(struct ore_user_comp *comps, uint32_t num_comps);
 
+/*
+ * ore_user_parse_size - "4096", "0x1000", "64K", "1M", "2GiB", "1TB" to bytes
+ * in @v: a number (C base prefixes), then optionally one of K, M, G, T (any
+ * case, powers of 1024) followed by an optional "i" and "B". Return: 0, or -1
+ * for an empty, negative, overflowing or trailing-garbage string (@v unset).
+ */
+int ore_user_parse_size(const char *s, uint64_t *v);
+
 /* ore_user_dev_size - bytes of the block device or file open at @fd. */
 int ore_user_dev_size(int fd, uint64_t *size);
 

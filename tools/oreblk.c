@@ -102,20 +102,9 @@ static int parse_dev(const char *dev)
 /* "64K", "1M", "4096" -> bytes; 0 on a bad number. */
 static uint64_t parse_size(const char *s)
 {
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
+	uint64_t v;
 
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	case 't': case 'T': v <<= 40; end++; break;
-	}
-	if (*end == 'i' || *end == 'B')
-		end++;
-	if (*end == 'B')
-		end++;
-	return *end ? 0 : v;
+	return ore_user_parse_size(s, &v) ? 0 : v;
 }
 
 static void fmt_uuid(const uint8_t *u, char *buf)

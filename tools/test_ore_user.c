@@ -632,6 +632,39 @@ static void test_sparse_check(void)
 		close(c[i].fd);
 }
 
+static void test_parse_size(void)
+{
+	static const struct {
+		const char *s;
+		int ok;
+		uint64_t v;
+	} T[] = {
+		{ "4096", 1, 4096 }, { "0x1000", 1, 4096 }, { "010", 1, 8 },
+		{ "64K", 1, 65536 }, { "64k", 1, 65536 }, { "1M", 1, 1 << 20 },
+		{ "2GiB", 1, 2ull << 30 }, { "1TB", 1, 1ull << 40 },
+		{ "3Ki", 1, 3072 }, { "0", 1, 0 }, { " 7", 1, 7 },
+		{ "16777215T", 1, 16777215ull << 40 },
+		{ "", 0, 0 }, { "K", 0, 0 }, { "-1", 0, 0 }, { "+1", 0, 0 },
+		{ "12x", 0, 0 }, { "1KK", 0, 0 }, { "1Bi", 0, 0 },
+		{ "16777216T", 0, 0 }, { "18446744073709551616", 0, 0 },
+		{ "1 K", 0, 0 }, { "1P", 0, 0 },
+	};
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
+		uint64_t v = 12345;
+		int r = ore_user_parse_size(T[i].s, &v);
+
+		if (T[i].ok ? r || v != T[i].v : !r || v != 12345) {
+			printf("# parse_size(\"%s\"): %d, %llu\n", T[i].s, r,
+			       (unsigned long long)v);
+			bad++;
+		}
+	}
+	result(!bad, "ore_user_parse_size: %u sizes with and without suffixes, %u wrong",
+	       i, bad);
+}
+
 int main(void)
 {
 	static const struct {
@@ -662,6 +695,7 @@ int main(void)
 	test_recover();
 	test_stores();
 	test_sparse_check();
+	test_parse_size();
 	for (i = 0; i < sizeof(L) / sizeof(L[0]); i++)
 		test_layout(L[i].alg, L[i].su, L[i].gw, L[i].D, L[i].G,
 			    L[i].mp1, L[i].size);

@@ -2,7 +2,7 @@
 /*
  * oreblk: the on-disk member superblock and the control interface of
  * /dev/oreblk-control, shared by oreblk.ko and the userspace tools
- * (tools/oreblk.c, tools/oreblk_check.c). docs/oreblk.md is the prose
+ * (tools/oreblk.c, tests/tools/oreblk_check.c). docs/oreblk.md is the prose
  * version; keep the two in step.
  *
  * Every member of an array carries one superblock, OREBLK_SB_SIZE bytes at

@@ -4,7 +4,7 @@
  * superblock on its own and of two against each other, and the copy of the
  * layout to and from disk. oreblk/sb.c is pure (no allocation, no
  * printing, no sleeping): it is built into oreblk.ko and into the userspace
- * tools (tools/oreblk, tools/oreblk_check) and unit tests. The format
+ * tools (tools/oreblk, tests/tools/oreblk_check) and unit tests. The format
  * itself is include/oreblk/oreblk_fs.h; the prose docs/oreblk.md.
  */
 #ifndef _OREBLK_SB_H

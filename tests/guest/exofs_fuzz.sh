@@ -11,7 +11,7 @@
 #    rebuilt, writes fail the store, sync and umount return, the symlink's
 #    target is not written; fsck names it).
 # 2. Random mutations (default 1000): an exofs RAID5 is populated,
-#    unmounted and saved; then tools/exofs_mutate --fuzz restores it, damages
+#    unmounted and saved; then tests/tools/exofs_mutate --fuzz restores it, damages
 #    it in one random way (superblocks on one or all stores, the device
 #    table, inode records, directory entries in any chunk, the bitmap - half
 #    of them with checksums and parity fixed up so that the values

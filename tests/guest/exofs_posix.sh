@@ -4,7 +4,7 @@
 # expected result; then unmount, fsck, remount and verify everything again;
 # last, ENOSPC on small tmpfs stores. Needs 4 disks.
 #
-# Patterns come from tools/fsop (byte o of seed S is a function of o), so a
+# Patterns come from tests/tools/fsop (byte o of seed S is a function of o), so a
 # range is verified without a reference copy.
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh

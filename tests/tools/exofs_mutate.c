@@ -369,6 +369,202 @@ static void mutate_component(struct exofs_stores *st, const uint64_t *used,
 		 d2, err ? " (failed)" : "");
 }
 
+/* The whole superblock of one store, bytes flipped (checksum left wrong). */
+static void mutate_sb_raw(struct exofs_stores *st, char *desc, size_t dlen)
+{
+	uint32_t s = (uint32_t)pick(st->n);
+	uint8_t sb[EXOFS_SB_SIZE];
+	char path[4096], d2[128];
+
+	ore_user_store_path(path, sizeof(path), st->dirs[s], EXOFS_SUPER_OID);
+	rw_file(path, sb, sizeof(sb), 0);
+	flip_bytes(sb, EXOFS_DEVTABLE_OFFSET + 32 * st->n, d2, sizeof(d2));
+	rw_file(path, sb, sizeof(sb), 1);
+	snprintf(desc, dlen, "sb of store %u raw: %s", s, d2);
+}
+
+static void mutate_devtable(uint8_t *sb, uint32_t n, char *d2, size_t dlen)
+{
+	struct exofs_dev_entry *dt = (void *)(sb + EXOFS_DEVTABLE_OFFSET);
+	uint32_t e = (uint32_t)pick(n);
+
+	switch (pick(4)) {
+	case 0:
+		dt[e].index = htole32((uint32_t)hostile(4));
+		snprintf(d2, dlen, "devtable[%u].index", e);
+		break;
+	case 1:
+		dt[e].flags = htole32((uint32_t)hostile(4));
+		snprintf(d2, dlen, "devtable[%u].flags", e);
+		break;
+	case 2:
+		memset(dt[e].uuid, 0, EXOFS_UUID_SIZE);
+		snprintf(d2, dlen, "devtable[%u].uuid zeroed", e);
+		break;
+	default:
+		memcpy(dt[e].uuid, dt[(e + 1) % n].uuid, EXOFS_UUID_SIZE);
+		snprintf(d2, dlen, "devtable[%u].uuid duplicated", e);
+	}
+}
+
+/* A superblock or device table field, checksum fixed; on one store or all. */
+static void mutate_sb_field(struct exofs_stores *st, char *desc, size_t dlen)
+{
+	int all = (int)pick(3) != 0;
+	uint32_t s0 = (uint32_t)pick(st->n), s;
+	int devtab = pick(5) == 0;
+	const struct field *f = &sb_fields[pick(sizeof(sb_fields) /
+						sizeof(sb_fields[0]))];
+	uint64_t seed2 = rnd();
+	uint8_t sb[EXOFS_SB_SIZE];
+	char path[4096], d2[128];
+
+	for (s = 0; s < st->n; s++) {
+		if (!all && s != s0)
+			continue;
+		rs = seed2;	/* the same damage everywhere */
+		ore_user_store_path(path, sizeof(path), st->dirs[s],
+				    EXOFS_SUPER_OID);
+		rw_file(path, sb, sizeof(sb), 0);
+		if (devtab)
+			mutate_devtable(sb, st->n, d2, sizeof(d2));
+		else
+			mutate_field(sb, f, d2, sizeof(d2));
+		((struct exofs_fsb *)sb)->s_csum = htole32(exofs_sb_csum(sb));
+		rw_file(path, sb, sizeof(sb), 1);
+	}
+	snprintf(desc, dlen, "sb of %s, csum fixed: %s",
+		 all ? "all stores" : "one store", d2);
+}
+
+/* An inode record field, checksum (mostly) and parity fixed. */
+static void mutate_inode(struct exofs_obj *it, const uint64_t *used,
+			 uint32_t nused, char *desc, size_t dlen)
+{
+	struct exofs_inode r;
+	char d2[128];
+	int raw = pick(6) == 0;
+	uint64_t ino;
+	int err;
+
+	ino = pick(4) ? used[pick(nused)] : 1 + pick(nused + 4);
+	ore_user_read(&it->obj, ino * EXOFS_INODE_SIZE, &r, sizeof(r));
+	if (raw)
+		flip_bytes((uint8_t *)&r, sizeof(r), d2, sizeof(d2));
+	else
+		mutate_field((uint8_t *)&r,
+			     &ino_fields[pick(sizeof(ino_fields) /
+					      sizeof(ino_fields[0]))],
+			     d2, sizeof(d2));
+	if (!raw)
+		r.i_csum = htole32(exofs_inode_csum(&r));
+	err = ore_user_write(&it->obj, ino * EXOFS_INODE_SIZE, &r, sizeof(r));
+	snprintf(desc, dlen, "inode %llu%s: %s%s",
+		 (unsigned long long)ino, raw ? " raw" : ", csum fixed",
+		 d2, err ? " (write failed)" : "");
+}
+
+/* One field of the entry @de (at @at of directory @dino), or raw bytes. */
+static void mutate_dirent(struct exofs_dir_entry *de, uint64_t dino,
+			  unsigned int at, uint32_t nused, char *desc,
+			  size_t dlen)
+{
+	const char *what;
+	char d2[128];
+	uint64_t x;
+
+	switch (pick(5)) {
+	case 0:
+		x = hostile(2);
+		de->rec_len = htole16((uint16_t)x);
+		what = "rec_len";
+		break;
+	case 1:
+		x = hostile(1);
+		de->name_len = (uint8_t)x;
+		what = "name_len";
+		break;
+	case 2:
+		x = pick(2) ? hostile(8) : pick(nused + 8);
+		de->inode = htole64(x);
+		what = "inode";
+		break;
+	case 3:
+		x = hostile(1);
+		de->file_type = (uint8_t)x;
+		what = "file_type";
+		break;
+	default:
+		flip_bytes((uint8_t *)de, 16, d2, sizeof(d2));
+		snprintf(desc, dlen, "dir %llu entry at %u raw: %s",
+			 (unsigned long long)dino, at, d2);
+		return;
+	}
+	snprintf(desc, dlen, "dir %llu entry at %u: %s = %llu",
+		 (unsigned long long)dino, at, what, (unsigned long long)x);
+}
+
+/* A directory entry of a random directory, parity fixed. */
+static void mutate_dir(struct exofs_stores *st, struct exofs_obj *it,
+		       const uint64_t *used, uint32_t nused, char *desc,
+		       size_t dlen)
+{
+	struct exofs_inode r;
+	uint8_t chunk[EXOFS_DIR_CHUNK];
+	struct exofs_obj d;
+	unsigned int pos = 0, k, target;
+	uint64_t dino = 1, ino, nchunks, choff;
+	int tries;
+
+	for (tries = 0; tries < 20; tries++) {
+		ino = used[pick(nused)];
+		ore_user_read(&it->obj, ino * EXOFS_INODE_SIZE, &r, sizeof(r));
+		if (S_ISDIR(le16toh(r.i_mode))) {
+			dino = ino;
+			break;
+		}
+	}
+	if (exofs_obj_open(st, EXOFS_INO_OID(dino), O_RDWR | O_CREAT, &d)) {
+		snprintf(desc, dlen, "directory %llu: cannot open",
+			 (unsigned long long)dino);
+		return;
+	}
+	/* a random chunk of the directory */
+	ore_user_read(&it->obj, dino * EXOFS_INODE_SIZE, &r, sizeof(r));
+	nchunks = le64toh(r.i_size) / EXOFS_DIR_CHUNK;
+	if (nchunks < 1 || nchunks > 64)
+		nchunks = 1;
+	choff = pick(nchunks) * EXOFS_DIR_CHUNK;
+	ore_user_read(&d.obj, choff, chunk, sizeof(chunk));
+	/* walk to a random entry of it */
+	target = (unsigned int)pick(pick(4) ? 8 : 64);
+	for (k = 0; k < target; k++) {
+		unsigned int rl = le16toh(((struct exofs_dir_entry *)
+					   (chunk + pos))->rec_len);
+
+		if (rl < 12 || pos + rl >= EXOFS_DIR_CHUNK)
+			break;
+		pos += rl;
+	}
+	mutate_dirent((void *)(chunk + pos), dino, (unsigned int)choff + pos,
+		      nused, desc, dlen);
+	ore_user_write(&d.obj, choff, chunk, sizeof(chunk));
+	exofs_obj_close(&d);
+}
+
+/* The inode bitmap: free a used inode or use a free one. */
+static void mutate_bitmap(struct exofs_obj *bm, const uint64_t *used,
+			  uint32_t nused, char *desc, size_t dlen)
+{
+	uint8_t b;
+	uint64_t bit = pick(2) && nused ? used[pick(nused)] : pick(nused + 16);
+
+	ore_user_read(&bm->obj, bit / 8, &b, 1);
+	b ^= (uint8_t)(1u << (bit % 8));
+	ore_user_write(&bm->obj, bit / 8, &b, 1);
+	snprintf(desc, dlen, "bitmap bit %llu flipped", (unsigned long long)bit);
+}
+
 /* One mutation of the stores @dirs by @seed. Returns 0, or -1 if none. */
 static int mutate(uint64_t seed, uint32_t n, const char **dirs,
 		  struct mutation *m)
@@ -379,10 +575,8 @@ static int mutate(uint64_t seed, uint32_t n, const char **dirs,
 	uint32_t i, nused = 0;
 	uint64_t ino, maxrec, used[4096];
 	char path[4096];
-	char *desc = m->desc;
 	const char *why;
 	unsigned int kind;
-	int err;
 
 	memset(m, 0, sizeof(*m));
 	rs = seed * 0x9e3779b97f4a7c15ull + 1;
@@ -417,192 +611,18 @@ static int mutate(uint64_t seed, uint32_t n, const char **dirs,
 			used[nused++] = ino;
 
 	kind = (unsigned int)pick(100);
-	if (kind < 8) {
-		/* one store's superblock, raw */
-		uint32_t s = (uint32_t)pick(n);
-		char d2[128];
-
-		ore_user_store_path(path, sizeof(path), st.dirs[s],
-				    EXOFS_SUPER_OID);
-		rw_file(path, sb, sizeof(sb), 0);
-		flip_bytes(sb, EXOFS_DEVTABLE_OFFSET + 32 * n, d2, sizeof(d2));
-		rw_file(path, sb, sizeof(sb), 1);
-		snprintf(desc, sizeof(m->desc), "sb of store %u raw: %s", s, d2);
-	} else if (kind < 28) {
-		/* a superblock field, checksum fixed; on one store or all */
-		int all = (int)pick(3) != 0;
-		uint32_t s0 = (uint32_t)pick(n), s;
-		int devtab = pick(5) == 0;
-		const struct field *f = &sb_fields[pick(sizeof(sb_fields) /
-							sizeof(sb_fields[0]))];
-		uint64_t seed2 = rnd();
-		char d2[128];
-
-		for (s = 0; s < n; s++) {
-			if (!all && s != s0)
-				continue;
-			rs = seed2;	/* the same damage everywhere */
-			ore_user_store_path(path, sizeof(path), st.dirs[s],
-					    EXOFS_SUPER_OID);
-			rw_file(path, sb, sizeof(sb), 0);
-			if (devtab) {
-				struct exofs_dev_entry *dt = (void *)(sb +
-					EXOFS_DEVTABLE_OFFSET);
-				uint32_t e = (uint32_t)pick(n);
-
-				switch (pick(4)) {
-				case 0:
-					dt[e].index = htole32((uint32_t)hostile(4));
-					snprintf(d2, sizeof(d2), "devtable[%u].index", e);
-					break;
-				case 1:
-					dt[e].flags = htole32((uint32_t)hostile(4));
-					snprintf(d2, sizeof(d2), "devtable[%u].flags", e);
-					break;
-				case 2:
-					memset(dt[e].uuid, 0, EXOFS_UUID_SIZE);
-					snprintf(d2, sizeof(d2), "devtable[%u].uuid zeroed", e);
-					break;
-				default:
-					memcpy(dt[e].uuid, dt[(e + 1) % n].uuid,
-					       EXOFS_UUID_SIZE);
-					snprintf(d2, sizeof(d2), "devtable[%u].uuid duplicated", e);
-				}
-			} else {
-				mutate_field(sb, f, d2, sizeof(d2));
-			}
-			((struct exofs_fsb *)sb)->s_csum =
-				htole32(exofs_sb_csum(sb));
-			rw_file(path, sb, sizeof(sb), 1);
-		}
-		snprintf(desc, sizeof(m->desc), "sb of %s, csum fixed: %s",
-			 all ? "all stores" : "one store", d2);
-	} else if (kind < 48 && nused) {
-		/* an inode record field, checksum and parity fixed */
-		struct exofs_inode r;
-		char d2[128];
-		int raw = pick(6) == 0;
-
-		ino = pick(4) ? used[pick(nused)] : 1 + pick(nused + 4);
-		ore_user_read(&it.obj, ino * EXOFS_INODE_SIZE, &r, sizeof(r));
-		if (raw)
-			flip_bytes((uint8_t *)&r, sizeof(r), d2, sizeof(d2));
-		else
-			mutate_field((uint8_t *)&r,
-				     &ino_fields[pick(sizeof(ino_fields) /
-						      sizeof(ino_fields[0]))],
-				     d2, sizeof(d2));
-		if (!raw)
-			r.i_csum = htole32(exofs_inode_csum(&r));
-		err = ore_user_write(&it.obj, ino * EXOFS_INODE_SIZE, &r,
-				     sizeof(r));
-		snprintf(desc, sizeof(m->desc), "inode %llu%s: %s%s",
-			 (unsigned long long)ino, raw ? " raw" : ", csum fixed",
-			 d2, err ? " (write failed)" : "");
-	} else if (kind < 66 && nused) {
-		/* a directory entry, parity fixed */
-		struct exofs_inode r;
-		uint8_t chunk[EXOFS_DIR_CHUNK];
-		struct exofs_obj d;
-		unsigned int pos = 0, k, target;
-		uint64_t dino = 1, nchunks, choff;
-		int tries;
-
-		for (tries = 0; tries < 20; tries++) {
-			ino = used[pick(nused)];
-			ore_user_read(&it.obj, ino * EXOFS_INODE_SIZE, &r,
-				      sizeof(r));
-			if (S_ISDIR(le16toh(r.i_mode))) {
-				dino = ino;
-				break;
-			}
-		}
-		if (exofs_obj_open(&st, EXOFS_INO_OID(dino), O_RDWR | O_CREAT, &d)) {
-			snprintf(desc, sizeof(m->desc), "directory %llu: cannot open",
-				 (unsigned long long)dino);
-			goto out;
-		}
-		/* a random chunk of the directory */
-		ore_user_read(&it.obj, dino * EXOFS_INODE_SIZE, &r, sizeof(r));
-		nchunks = le64toh(r.i_size) / EXOFS_DIR_CHUNK;
-		if (nchunks < 1 || nchunks > 64)
-			nchunks = 1;
-		choff = pick(nchunks) * EXOFS_DIR_CHUNK;
-		ore_user_read(&d.obj, choff, chunk, sizeof(chunk));
-		/* walk to a random entry of it */
-		target = (unsigned int)pick(pick(4) ? 8 : 64);
-		for (k = 0; k < target; k++) {
-			unsigned int rl = le16toh(((struct exofs_dir_entry *)
-						   (chunk + pos))->rec_len);
-
-			if (rl < 12 || pos + rl >= EXOFS_DIR_CHUNK)
-				break;
-			pos += rl;
-		}
-		{
-			struct exofs_dir_entry *de = (void *)(chunk + pos);
-			uint64_t x;
-
-			switch (pick(5)) {
-			case 0:
-				x = hostile(2);
-				de->rec_len = htole16((uint16_t)x);
-				snprintf(desc, sizeof(m->desc), "dir %llu entry at %u: rec_len = %llu",
-					 (unsigned long long)dino,
-					 (unsigned int)choff + pos,
-					 (unsigned long long)x);
-				break;
-			case 1:
-				x = hostile(1);
-				de->name_len = (uint8_t)x;
-				snprintf(desc, sizeof(m->desc), "dir %llu entry at %u: name_len = %llu",
-					 (unsigned long long)dino,
-					 (unsigned int)choff + pos,
-					 (unsigned long long)x);
-				break;
-			case 2:
-				x = pick(2) ? hostile(8) : pick(nused + 8);
-				de->inode = htole64(x);
-				snprintf(desc, sizeof(m->desc), "dir %llu entry at %u: inode = %llu",
-					 (unsigned long long)dino,
-					 (unsigned int)choff + pos,
-					 (unsigned long long)x);
-				break;
-			case 3:
-				x = hostile(1);
-				de->file_type = (uint8_t)x;
-				snprintf(desc, sizeof(m->desc), "dir %llu entry at %u: file_type = %llu",
-					 (unsigned long long)dino,
-					 (unsigned int)choff + pos,
-					 (unsigned long long)x);
-				break;
-			default: {
-				char d2[128];
-
-				flip_bytes(chunk + pos, 16, d2, sizeof(d2));
-				snprintf(desc, sizeof(m->desc), "dir %llu entry at %u raw: %s",
-					 (unsigned long long)dino,
-					 (unsigned int)choff + pos, d2);
-			}
-			}
-		}
-		err = ore_user_write(&d.obj, choff, chunk, sizeof(chunk));
-		exofs_obj_close(&d);
-	} else if (kind < 72) {
-		/* the bitmap: free a used inode or use a free one */
-		uint8_t b;
-		uint64_t bit = pick(2) && nused ? used[pick(nused)] :
-			       pick(nused + 16);
-
-		ore_user_read(&bm.obj, bit / 8, &b, 1);
-		b ^= (uint8_t)(1u << (bit % 8));
-		ore_user_write(&bm.obj, bit / 8, &b, 1);
-		snprintf(desc, sizeof(m->desc), "bitmap bit %llu flipped",
-			 (unsigned long long)bit);
-	} else {
+	if (kind < 8)
+		mutate_sb_raw(&st, m->desc, sizeof(m->desc));
+	else if (kind < 28)
+		mutate_sb_field(&st, m->desc, sizeof(m->desc));
+	else if (kind < 48 && nused)
+		mutate_inode(&it, used, nused, m->desc, sizeof(m->desc));
+	else if (kind < 66 && nused)
+		mutate_dir(&st, &it, used, nused, m->desc, sizeof(m->desc));
+	else if (kind < 72)
+		mutate_bitmap(&bm, used, nused, m->desc, sizeof(m->desc));
+	else
 		mutate_component(&st, used, nused, m);
-	}
-out:
 	exofs_obj_close(&it);
 	exofs_obj_close(&bm);
 	free(bitmap);

@@ -37,15 +37,9 @@ static const char *prog = "oreblk_check";
 
 static uint64_t parse_size(const char *s)
 {
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
+	uint64_t v;
 
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	}
-	return *end ? 0 : v;
+	return ore_user_parse_size(s, &v) ? 0 : v;
 }
 
 static int dump(struct ore_user_obj *obj, uint64_t size, const char *file)

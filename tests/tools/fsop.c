@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ore_user.h"
+
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE	(1 << 0)
 #endif
@@ -100,15 +102,9 @@ static void pattern(uint8_t *buf, uint64_t off, size_t len, uint64_t seed)
 
 static uint64_t num(const char *s)
 {
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
+	uint64_t v;
 
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	}
-	if (*end || !*s) {
+	if (ore_user_parse_size(s, &v)) {
 		fprintf(stderr, "%s: bad number '%s'\n", prog, s);
 		exit(2);
 	}
