@@ -298,6 +298,227 @@ static const char *alg_name(uint32_t alg)
 	return ore_layout_raid_name(alg, 1);
 }
 
+/* One layout under test: the model, the library's object and its files. */
+struct layout_case {
+	struct model md;
+	struct ore_user_obj obj;
+	struct ore_user_comp *comps, *deg;
+	uint8_t *buf;
+	char name[128];
+};
+
+/* 24 random writes, to the model and through the library. */
+static void layout_write(struct layout_case *t, uint64_t max_size)
+{
+	struct model *md = &t->md;
+	int k, ok = 1;
+
+	for (k = 0; k < 24 && ok; k++) {
+		uint64_t off = rnd() % max_size, len = rnd() % (max_size - off) + 1;
+
+		if (k % 4 == 0)		/* some small writes */
+			len = len % 300 + 1;
+		fill_random(md->data + off, len);
+		if (ore_user_write(&t->obj, off, md->data + off, len))
+			ok = 0;
+		if (off + len > md->size)
+			md->size = off + len;
+	}
+	result(ok, "%s: 24 random writes", t->name);
+}
+
+/* Component @c holds exactly @want (through its base offset). */
+static int comp_equals(struct ore_user_comp c, const uint8_t *want,
+		       uint64_t len)
+{
+	uint8_t *tmp = malloc(len);
+	struct stat st;
+	uint64_t have;
+	int ok = 1;
+
+	if (fstat(c.fd, &st))
+		ok = 0;
+	if (pread(c.fd, tmp, len, (off_t)c.base) < 0)
+		ok = 0;
+	if (c.base == 0) {
+		if (!comp_matches(c.fd, want, len))
+			ok = 0;
+	} else {
+		have = (uint64_t)st.st_size > c.base ?
+		       (uint64_t)st.st_size - c.base : 0;
+		if (have > len)
+			ok = 0;
+		memset(tmp + (have < len ? have : len), 0,
+		       len - (have < len ? have : len));
+		if (memcmp(tmp, want, len))
+			ok = 0;
+	}
+	free(tmp);
+	return ok;
+}
+
+/* The component objects hold exactly the model's bytes. */
+static void layout_check_comps(struct layout_case *t)
+{
+	struct model *md = &t->md;
+	uint32_t i;
+	int ok = 1;
+
+	model_build(md);
+	for (i = 0; i < md->ncomps; i++) {
+		if (!comp_equals(t->comps[i], md->comp[i], md->comp_len)) {
+			printf("# component %u differs from the brute-force model\n", i);
+			ok = 0;
+			break;
+		}
+	}
+	result(ok, "%s: components equal the brute-force placement and parity",
+	       t->name);
+}
+
+/* Whole and random reads; the checker agrees and catches a flipped byte. */
+static void layout_read_check(struct layout_case *t)
+{
+	struct model *md = &t->md;
+	struct ore_user_report rep;
+	int k, ok, err;
+
+	ok = !ore_user_read(&t->obj, 0, t->buf, md->size) &&
+	     !memcmp(t->buf, md->data, md->size);
+	for (k = 0; k < 50 && ok; k++) {
+		uint64_t off = rnd() % md->size, len = rnd() % (md->size - off) + 1;
+
+		if (ore_user_read(&t->obj, off, t->buf, len) ||
+		    memcmp(t->buf, md->data + off, len))
+			ok = 0;
+	}
+	result(ok, "%s: read back (whole and 50 random ranges)", t->name);
+
+	err = ore_user_check(&t->obj, md->size, &rep);
+	result(err == 0 && rep.rows, "%s: checker finds %llu rows consistent",
+	       t->name, (unsigned long long)rep.rows);
+	if (md->parity || md->l.mirrors_p1 > 1) {
+		/* flip one byte of a stored unit at row 0 of component 0 */
+		uint8_t byte;
+		off_t where = (off_t)t->comps[0].base + 17;
+
+		if (pread(t->comps[0].fd, &byte, 1, where) != 1)
+			byte = 0;
+		byte ^= 0x40;
+		ok = pwrite(t->comps[0].fd, &byte, 1, where) == 1;
+		err = ore_user_check(&t->obj, md->size, &rep);
+		result(ok && err == 1 && rep.bad_parity + rep.bad_mirror >= 1 &&
+		       rep.bad_parity + rep.bad_mirror <= 2,
+		       "%s: checker catches a flipped byte (%s on component %d)",
+		       t->name, rep.first_bad_what ? rep.first_bad_what : "-",
+		       rep.first_bad_comp);
+		byte ^= 0x40;
+		if (pwrite(t->comps[0].fd, &byte, 1, where) != 1)
+			result(0, "%s: restore flipped byte", t->name);
+	}
+}
+
+/* Positions @i and @j lost (all their copies; one copy for mirrors only). */
+static int layout_degraded_case(struct layout_case *t, uint32_t i, uint32_t j)
+{
+	struct model *md = &t->md;
+	uint32_t c, m, mp1 = md->l.mirrors_p1;
+	struct ore_user_obj dobj;
+	const char *why;
+
+	memcpy(t->deg, t->comps, md->ncomps * sizeof(*t->deg));
+	for (m = 0; m < mp1; m++) {
+		t->deg[i * mp1 + m].fd = ORE_USER_MISSING;
+		t->deg[j * mp1 + m].fd = ORE_USER_MISSING;
+	}
+	if (md->parity == 0) {	/* mirrors: lose one copy */
+		memcpy(t->deg, t->comps, md->ncomps * sizeof(*t->deg));
+		t->deg[i * mp1].fd = ORE_USER_MISSING;
+	}
+	ore_user_init(&dobj, &md->l, md->ncomps, t->deg, &why);
+	if (ore_user_read(&dobj, 0, t->buf, md->size) ||
+	    memcmp(t->buf, md->data, md->size))
+		return 0;
+	for (c = 0; c < 10; c++) {
+		uint64_t off = rnd() % md->size;
+		uint64_t len = rnd() % (md->size - off) + 1;
+
+		if (ore_user_read(&dobj, off, t->buf, len) ||
+		    memcmp(t->buf, md->data + off, len))
+			return 0;
+	}
+	return 1;
+}
+
+/* Degraded reads: every lost copy of every column the layout allows. */
+static void layout_degraded_reads(struct layout_case *t)
+{
+	struct model *md = &t->md;
+	uint32_t gw = md->l.group_width, npos = gw * md->l.group_count;
+	uint32_t maxlost = md->parity ? md->parity : 1, i, j;
+	int tried = 0, bad = 0;
+
+	for (i = 0; i < npos; i++)
+		for (j = (maxlost > 1 ? i + 1 : i);
+		     j < (maxlost > 1 ? npos : i + 1); j++) {
+			/* same group only makes sense for 2 losses */
+			if (i != j && i / gw != j / gw)
+				continue;
+			tried++;
+			if (!layout_degraded_case(t, i, j))
+				bad++;
+		}
+	result(!bad, "%s: degraded reads with %u lost column(s), %d cases (%d bad)",
+	       t->name, maxlost, tried, bad);
+}
+
+/* Degraded write: lose one column, write, read back degraded. */
+static void layout_degraded_write(struct layout_case *t)
+{
+	struct model *md = &t->md;
+	struct ore_user_obj dobj;
+	uint64_t off = rnd() % md->size, len = rnd() % (md->size - off) + 1;
+	uint32_t m, mp1 = md->l.mirrors_p1;
+	uint32_t lostpos = (uint32_t)(rnd() % md->l.group_width);
+	const char *why;
+	int ok;
+
+	memcpy(t->deg, t->comps, md->ncomps * sizeof(*t->deg));
+	for (m = 0; m < mp1; m++)
+		t->deg[lostpos * mp1 + m].fd = ORE_USER_MISSING;
+	ore_user_init(&dobj, &md->l, md->ncomps, t->deg, &why);
+	fill_random(md->data + off, len);
+	ok = !ore_user_write(&dobj, off, md->data + off, len) &&
+	     !ore_user_read(&dobj, 0, t->buf, md->size) &&
+	     !memcmp(t->buf, md->data, md->size);
+	result(ok, "%s: degraded write with position %u lost reads back",
+	       t->name, lostpos);
+}
+
+/* A read beyond the redundancy fails with -EIO. */
+static void layout_too_many_lost(struct layout_case *t)
+{
+	struct model *md = &t->md;
+	uint32_t su = md->l.stripe_unit, gw = md->l.group_width;
+	uint32_t lose = md->parity + 1, m, p, mp1 = md->l.mirrors_p1;
+	struct ore_user_obj dobj;
+	const char *why;
+	int err;
+
+	if (lose > gw)
+		return;
+	memcpy(t->deg, t->comps, md->ncomps * sizeof(*t->deg));
+	for (p = 0; p < lose; p++)
+		for (m = 0; m < mp1; m++)
+			t->deg[p * mp1 + m].fd = ORE_USER_MISSING;
+	ore_user_init(&dobj, &md->l, md->ncomps, t->deg, &why);
+	err = ore_user_read(&dobj, 0, t->buf,
+			    md->size < 2 * (uint64_t)su * gw ?
+			    md->size : 2 * (uint64_t)su * gw);
+	result(err == -EIO, "%s: %u lost columns: read gives -EIO (%d)",
+	       t->name, lose, err);
+}
+
 /*
  * One layout: random writes (model and library), then
  *  - the components equal the brute-force model (placement + P/Q),
@@ -309,224 +530,56 @@ static const char *alg_name(uint32_t alg)
 static void test_layout(uint32_t alg, uint32_t su, uint32_t gw, uint32_t D,
 			uint32_t G, uint32_t mp1, uint64_t max_size)
 {
-	struct model md = { 0 };
-	struct ore_user_obj obj;
-	struct ore_user_comp *comps, *deg;
-	struct ore_user_report rep;
+	struct layout_case t;
+	struct model *md = &t.md;
 	const char *why;
-	char name[128];
-	uint8_t *buf;
-	uint32_t i, j;
-	int k, ok, err, bad;
+	uint32_t i;
 
-	md.l.stripe_unit = su;
-	md.l.group_width = gw;
-	md.l.group_depth = D;
-	md.l.group_count = G;
-	md.l.mirrors_p1 = mp1;
-	md.l.raid_algorithm = alg;
-	md.parity = model_parity(alg);
-	md.dw = gw - md.parity;
-	md.ncomps = gw * G * mp1;
-	snprintf(name, sizeof(name), "%s su=%u gw=%u depth=%u groups=%u mirrors_p1=%u",
+	memset(&t, 0, sizeof(t));
+	md->l.stripe_unit = su;
+	md->l.group_width = gw;
+	md->l.group_depth = D;
+	md->l.group_count = G;
+	md->l.mirrors_p1 = mp1;
+	md->l.raid_algorithm = alg;
+	md->parity = model_parity(alg);
+	md->dw = gw - md->parity;
+	md->ncomps = gw * G * mp1;
+	snprintf(t.name, sizeof(t.name), "%s su=%u gw=%u depth=%u groups=%u mirrors_p1=%u",
 		 alg_name(alg), su, gw, D, G, mp1);
 
-	comps = calloc(md.ncomps, sizeof(*comps));
-	deg = calloc(md.ncomps, sizeof(*deg));
-	for (i = 0; i < md.ncomps; i++) {
+	t.comps = calloc(md->ncomps, sizeof(*t.comps));
+	t.deg = calloc(md->ncomps, sizeof(*t.deg));
+	for (i = 0; i < md->ncomps; i++) {
 		FILE *f = tmpfile();
 
-		comps[i].fd = dup(fileno(f));
+		t.comps[i].fd = dup(fileno(f));
 		fclose(f);
-		comps[i].base = (i & 1) ? 8192 : 0;	/* exercise base */
+		t.comps[i].base = (i & 1) ? 8192 : 0;	/* exercise base */
 	}
-	err = ore_user_init(&obj, &md.l, md.ncomps, comps, &why);
-	if (err) {
-		result(0, "%s: init: %s", name, why);
+	if (ore_user_init(&t.obj, &md->l, md->ncomps, t.comps, &why)) {
+		result(0, "%s: init: %s", t.name, why);
 		goto out;
 	}
-	md.data = calloc(1, max_size);
-	buf = malloc(max_size);
-	md.size = 0;
-	ok = 1;
-	for (k = 0; k < 24 && ok; k++) {
-		uint64_t off = rnd() % max_size, len = rnd() % (max_size - off) + 1;
-
-		if (k % 4 == 0)		/* some small writes */
-			len = len % 300 + 1;
-		fill_random(md.data + off, len);
-		if (ore_user_write(&obj, off, md.data + off, len))
-			ok = 0;
-		if (off + len > md.size)
-			md.size = off + len;
-	}
-	result(ok, "%s: 24 random writes", name);
-
-	/* the component objects hold exactly the model's bytes */
-	model_build(&md);
-	ok = 1;
-	for (i = 0; i < md.ncomps; i++) {
-		struct ore_user_comp c = comps[i];
-		uint8_t *tmp = malloc(md.comp_len);
-		struct stat st;
-
-		/* compare through the base offset */
-		if (fstat(c.fd, &st))
-			ok = 0;
-		if (pread(c.fd, tmp, md.comp_len, (off_t)c.base) < 0)
-			ok = 0;
-		if (c.base == 0) {
-			if (!comp_matches(c.fd, md.comp[i], md.comp_len))
-				ok = 0;
-		} else {
-			uint64_t have = (uint64_t)st.st_size > c.base ?
-					(uint64_t)st.st_size - c.base : 0;
-
-			if (have > md.comp_len)
-				ok = 0;
-			memset(tmp + (have < md.comp_len ? have : md.comp_len),
-			       0, md.comp_len - (have < md.comp_len ? have :
-						 md.comp_len));
-			if (memcmp(tmp, md.comp[i], md.comp_len))
-				ok = 0;
-		}
-		if (!ok) {
-			printf("# component %u differs from the brute-force model\n", i);
-			free(tmp);
-			break;
-		}
-		free(tmp);
-	}
-	result(ok, "%s: components equal the brute-force placement and parity",
-	       name);
-
-	ok = !ore_user_read(&obj, 0, buf, md.size) &&
-	     !memcmp(buf, md.data, md.size);
-	for (k = 0; k < 50 && ok; k++) {
-		uint64_t off = rnd() % md.size, len = rnd() % (md.size - off) + 1;
-
-		if (ore_user_read(&obj, off, buf, len) ||
-		    memcmp(buf, md.data + off, len))
-			ok = 0;
-	}
-	result(ok, "%s: read back (whole and 50 random ranges)", name);
-
-	err = ore_user_check(&obj, md.size, &rep);
-	result(err == 0 && rep.rows, "%s: checker finds %llu rows consistent",
-	       name, (unsigned long long)rep.rows);
-	if (md.parity || mp1 > 1) {
-		/* flip one byte of a stored unit at row 0 of component 0 */
-		uint8_t byte;
-		off_t where = (off_t)comps[0].base + 17;
-
-		if (pread(comps[0].fd, &byte, 1, where) != 1)
-			byte = 0;
-		byte ^= 0x40;
-		ok = pwrite(comps[0].fd, &byte, 1, where) == 1;
-		err = ore_user_check(&obj, md.size, &rep);
-		result(ok && err == 1 && rep.bad_parity + rep.bad_mirror >= 1 &&
-		       rep.bad_parity + rep.bad_mirror <= 2,
-		       "%s: checker catches a flipped byte (%s on component %d)",
-		       name, rep.first_bad_what ? rep.first_bad_what : "-",
-		       rep.first_bad_comp);
-		byte ^= 0x40;
-		if (pwrite(comps[0].fd, &byte, 1, where) != 1)
-			result(0, "%s: restore flipped byte", name);
-	}
-
-	/* degraded reads: every lost copy of every column the layout allows */
-	if (md.parity || mp1 > 1) {
-		uint32_t npos = gw * G;
-		uint32_t maxlost = md.parity ? md.parity : 1;
-		int tried = 0;
-
-		bad = 0;
-		for (i = 0; i < npos; i++)
-			for (j = (maxlost > 1 ? i + 1 : i);
-			     j < (maxlost > 1 ? npos : i + 1); j++) {
-				struct ore_user_obj dobj;
-				uint32_t c, m;
-
-				/* same group only makes sense for 2 losses */
-				if (i != j && i / gw != j / gw)
-					continue;
-				memcpy(deg, comps, md.ncomps * sizeof(*deg));
-				for (m = 0; m < mp1; m++) {
-					deg[i * mp1 + m].fd = ORE_USER_MISSING;
-					deg[j * mp1 + m].fd = ORE_USER_MISSING;
-				}
-				if (md.parity == 0) {	/* mirrors: lose one copy */
-					memcpy(deg, comps,
-					       md.ncomps * sizeof(*deg));
-					deg[i * mp1].fd = ORE_USER_MISSING;
-				}
-				ore_user_init(&dobj, &md.l, md.ncomps, deg, &why);
-				tried++;
-				if (ore_user_read(&dobj, 0, buf, md.size) ||
-				    memcmp(buf, md.data, md.size)) {
-					bad++;
-					continue;
-				}
-				for (c = 0; c < 10; c++) {
-					uint64_t off = rnd() % md.size;
-					uint64_t len = rnd() % (md.size - off) + 1;
-
-					if (ore_user_read(&dobj, off, buf, len) ||
-					    memcmp(buf, md.data + off, len)) {
-						bad++;
-						break;
-					}
-				}
-			}
-		result(!bad, "%s: degraded reads with %u lost column(s), %d cases (%d bad)",
-		       name, maxlost, tried, bad);
-	}
-
-	if (md.parity) {
-		/* degraded write: lose one column, write, read back degraded */
-		struct ore_user_obj dobj;
-		uint64_t off = rnd() % md.size, len = rnd() % (md.size - off) + 1;
-		uint32_t m, lostpos = (uint32_t)(rnd() % gw);
-
-		memcpy(deg, comps, md.ncomps * sizeof(*deg));
-		for (m = 0; m < mp1; m++)
-			deg[lostpos * mp1 + m].fd = ORE_USER_MISSING;
-		ore_user_init(&dobj, &md.l, md.ncomps, deg, &why);
-		fill_random(md.data + off, len);
-		ok = !ore_user_write(&dobj, off, md.data + off, len) &&
-		     !ore_user_read(&dobj, 0, buf, md.size) &&
-		     !memcmp(buf, md.data, md.size);
-		result(ok, "%s: degraded write with position %u lost reads back",
-		       name, lostpos);
-	}
-
-	/* a read beyond the redundancy fails with -EIO */
-	{
-		struct ore_user_obj dobj;
-		uint32_t lose = md.parity + 1, m, p;
-
-		if (lose <= gw) {
-			memcpy(deg, comps, md.ncomps * sizeof(*deg));
-			for (p = 0; p < lose; p++)
-				for (m = 0; m < mp1; m++)
-					deg[p * mp1 + m].fd = ORE_USER_MISSING;
-			ore_user_init(&dobj, &md.l, md.ncomps, deg, &why);
-			err = ore_user_read(&dobj, 0, buf,
-					    md.size < 2 * (uint64_t)su * gw ?
-					    md.size :
-					    2 * (uint64_t)su * gw);
-			result(err == -EIO, "%s: %u lost columns: read gives -EIO (%d)",
-			       name, lose, err);
-		}
-	}
-	free(buf);
-	free(md.data);
-	model_free(&md);
+	md->data = calloc(1, max_size);
+	t.buf = malloc(max_size);
+	md->size = 0;
+	layout_write(&t, max_size);
+	layout_check_comps(&t);
+	layout_read_check(&t);
+	if (md->parity || mp1 > 1)
+		layout_degraded_reads(&t);
+	if (md->parity)
+		layout_degraded_write(&t);
+	layout_too_many_lost(&t);
+	free(t.buf);
+	free(md->data);
+	model_free(md);
 out:
-	for (i = 0; i < md.ncomps; i++)
-		close(comps[i].fd);
-	free(comps);
-	free(deg);
+	for (i = 0; i < md->ncomps; i++)
+		close(t.comps[i].fd);
+	free(t.comps);
+	free(t.deg);
 }
 
 /* ore_user_open_stores: "<dir>/<oid hex>", first_dev rotation, EMPTY. */
