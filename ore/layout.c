@@ -238,6 +238,24 @@ u32 ore_layout_pos_col(const struct ore_layout *layout, u64 row, u32 pos)
 }
 EXPORT_SYMBOL_GPL(ore_layout_pos_col);
 
+u64 ore_layout_comp_stripes(const struct ore_layout *layout, u32 comp,
+			    u64 obj_off, u64 max_rows, u64 *rows)
+{
+	u64 depth = layout->group_depth;
+	u64 row = obj_off / layout->stripe_unit;
+	u32 group = comp / (layout->group_width * layout->mirrors_p1);
+	u64 M = row / depth, N = row % depth;
+
+	/* one group: its rows are the logical stripes, in order */
+	if (layout->group_count == 1)
+		*rows = max_rows;
+	else
+		*rows = depth - N < max_rows ? depth - N : max_rows;
+	return M * layout->super_stripe + group * layout->group_length +
+	       N * layout->stripe_length;
+}
+EXPORT_SYMBOL_GPL(ore_layout_comp_stripes);
+
 u64 ore_layout_obj_size(const struct ore_layout *layout, u32 comp, u64 size)
 {
 	u32 su = layout->stripe_unit;

@@ -149,6 +149,17 @@ static inline u32 ore_layout_comp(const struct ore_layout *layout, u32 group,
  */
 u64 ore_layout_obj_size(const struct ore_layout *layout, u32 comp, u64 size);
 
+/*
+ * ore_layout_comp_stripes - the stripes that hold component @comp's object
+ * bytes from @obj_off (rounded down to its stripe row) on: returns the
+ * logical offset of the first such stripe and sets *@rows to the number of
+ * consecutive rows, at most @max_rows (>= 1), that are also logically
+ * consecutive (with several groups: the rows of one group_depth block). What a
+ * rebuild of one component walks: its rows in object order.
+ */
+u64 ore_layout_comp_stripes(const struct ore_layout *layout, u32 comp,
+			    u64 obj_off, u64 max_rows, u64 *rows);
+
 /* The column that position @pos holds on @row (stripe_pos inverted). */
 u32 ore_layout_pos_col(const struct ore_layout *layout, u64 row, u32 pos);
 

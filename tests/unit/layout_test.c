@@ -1924,6 +1924,65 @@ struct test_case {
 	void (*run)(void);
 };
 
+/*
+ * ore_layout_comp_stripes: for every component and row of the model, the
+ * stripe it returns holds that component's row (calc_si), and the run of
+ * rows is logically contiguous and ends exactly where the next row of the
+ * component is no longer the next stripe.
+ */
+static void grid_comp_stripes(const struct ore_layout *l, void *arg)
+{
+	u32 ncomps = l->num_comps, gwm = l->group_width * l->mirrors_p1, c;
+	u64 U = l->stripe_length, nrows, r, k, rows, start, max;
+	struct ore_striping_info si;
+	struct model m;
+
+	(void)arg;
+	if (grid_model(&m, l))
+		return;
+	nrows = m.nrows;
+	model_free(&m);
+	n_layouts_checked++;
+	for (c = 0; c < ncomps; c++)
+		for (r = 0; r < nrows; r++) {
+			max = 1 + r % 5;
+			start = ore_layout_comp_stripes(l, c, r * l->stripe_unit +
+							r % l->stripe_unit,
+							max, &rows);
+			n_offsets_checked++;
+			if (rows < 1 || rows > max || start % U) {
+				failf("%s comp %u row %" PRIu64 ": start %" PRIu64 " rows %" PRIu64,
+				      lstr(l), c, r, start, rows);
+				return;
+			}
+			for (k = 0; k <= rows; k++) {
+				calc_si(l, start + k * U, &si);
+				if (k == rows) {
+					/* the run stops at a discontinuity or at max */
+					if (rows < max && si.group == c / gwm &&
+					    si.row == r + k) {
+						failf("%s comp %u row %" PRIu64 ": run of %" PRIu64 " stops early",
+						      lstr(l), c, r, rows);
+						return;
+					}
+					break;
+				}
+				if (si.group != c / gwm || si.row != r + k ||
+				    si.N != (r + k) % l->group_depth) {
+					failf("%s comp %u row %" PRIu64 " +%" PRIu64 ": stripe at %" PRIu64 " is group %u row %" PRIu64,
+					      lstr(l), c, r, k, start + k * U,
+					      si.group, si.row);
+					return;
+				}
+			}
+		}
+}
+
+static void case_comp_stripes(void)
+{
+	grid_walk(grid_comp_stripes, NULL, NULL);
+}
+
 static const struct test_case cases[] = {
 	{ "layout_check_rejects_bad_fields", case_check_rejects_bad },
 	{ "layout_check_rejects_impossible_grid_layouts",
@@ -1946,6 +2005,7 @@ static const struct test_case cases[] = {
 	{ "survives_matches_model_every_loss_set", case_survives_matches_model },
 	{ "raid_name_one_naming", case_raid_name },
 	{ "stripe_cut_matches_page_walk", case_cut_matches_model },
+	{ "comp_stripes_walk_a_component_in_order", case_comp_stripes },
 };
 
 int main(void)
