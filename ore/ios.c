@@ -193,10 +193,16 @@ void ore_batch_submit(struct ore_batch *batch)
 	atomic_set(&batch->pending, 1);
 	list_for_each_entry(sub, &batch->subs, node) {
 		struct ore_store *store = sub->sio.store;
-		bool usable = sub->sio.write ? ore_store_writable(store) :
-			      ore_store_readable(store, sub->sio.offset,
-						 sub->sio.len);
+		bool usable;
 
+		if (sub->sio.write && ore_priv(batch->ios)->rebuild_only &&
+		    READ_ONCE(store->state) != ORE_STORE_REBUILDING) {
+			sub->skipped = true;	/* holds this data already */
+			continue;
+		}
+		usable = sub->sio.write ? ore_store_writable(store) :
+			 ore_store_readable(store, sub->sio.offset,
+					    sub->sio.len);
 		if (!usable) {
 			sub->skipped = true;
 			sub->sio.error = -ENODEV;

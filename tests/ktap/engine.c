@@ -1455,6 +1455,142 @@ out:
 	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), live0);
 }
 
+static u64 ot_store_ios(void)
+{
+	return atomic64_read(&ore_stats.store_dio) +
+	       atomic64_read(&ore_stats.store_buffered);
+}
+
+/*
+ * ore_rebuild(): component @a is overwritten with a stale pattern and
+ * rebuilt from the others, a few rows at a time in object order
+ * (ore_layout_comp_stripes()), its recovery offset raised after each range;
+ * for RAID6 another store is failed meanwhile (two columns come from P and
+ * Q). Only @a is written (the store I/O count of each call, less that of
+ * the same read, is its one write). Then every component equals the model,
+ * and with another store failed instead the object still reads back: the
+ * rebuilt data is right. Too many stores lost: the rebuild fails cleanly.
+ */
+static void ot_eng_rebuild_case(struct ot_ctx *ctx)
+{
+	const struct ore_layout *l;
+	long long live0 = atomic64_read(&ore_stats.ios_live);
+	u32 su, g0, col, a, b, other = U32_MAX, c;
+	u64 row, off, U, rows, loff, calls = 0, extra = 0, io0, io1;
+	struct page **pages = NULL;
+	unsigned int np;
+	struct ore_store *s, *so = NULL;
+	u8 *stale = NULL;
+	struct ot_eng e;
+	int err;
+
+	if (!ot_eng_init(&e, ctx, &ot_layouts[ctx->arg], false,
+			 0x20800 + ctx->arg, 0x20800 + ctx->arg))
+		return;
+	l = &e.layout;
+	su = l->stripe_unit;
+	U = l->stripe_length;
+	ot_fill(ctx, e.shadow, e.size);
+	err = ot_eng_write(&e, 0, e.size, false, false, NULL, NULL);
+	if (!OT_EXPECT(ctx, !err, "write: %d", err))
+		goto out;
+
+	ot_map(l, 0, &g0, &row, &col, &off);
+	a = ot_comp(l, g0, ot_pos(l, row, col), 0);
+	s = ot_comp_store(&e, a);
+	/* b: another store of the same group, failed for RAID6 and at the end */
+	b = ot_comp(l, g0, (ot_pos(l, row, col) + 1) % l->group_width,
+		    l->mirrors_p1 > 1 ? 1 : 0);
+	if (l->mirrors_p1 > 1)
+		b = a + 1;	/* the other copy */
+	stale = vmalloc(e.comp_size);
+	np = 3 * U / PAGE_SIZE;
+	pages = ot_alloc_pages(np);
+	if (!OT_EXPECT(ctx, stale && pages, "no memory"))
+		goto out;
+	memset(stale, OT_STALE_BYTE, e.comp_size);
+	err = ot_store_rw(ctx, s, e.oc.oid, 0, stale, e.comp_size, true,
+			  false, PAGE_SIZE);
+	if (!OT_EXPECT(ctx, !err, "overwriting component %u: %d", a, err))
+		goto out;
+
+	ore_store_set_state(s, ORE_STORE_REBUILDING);
+	ore_store_set_recovery_offset(s, 0);
+	if (l->parity == 2) {
+		other = ot_comp(l, g0, (ot_pos(l, row, col) + 2) %
+				l->group_width, 0);
+		so = ot_comp_store(&e, other);
+		ore_store_set_state(so, ORE_STORE_FAILED);
+	}
+	for (off = 0; off < e.comp_size; off += rows * su) {
+		loff = ore_layout_comp_stripes(l, a, off,
+					       min_t(u64, 3, (e.comp_size - off) / su),
+					       &rows);
+		if (!OT_EXPECT(ctx, loff + rows * U <= e.size && rows,
+			       "comp %u offset %llu: stripes at %llu x %llu beyond %llu",
+			       a, off, loff, rows, e.size))
+			break;
+		io0 = ot_store_ios();
+		err = ot_eng_rw(&e, false, loff, rows * U, pages, np, false,
+				false, NULL, NULL);
+		io1 = ot_store_ios();
+		if (!OT_EXPECT(ctx, !err, "degraded read at %llu: %d", loff,
+			       err))
+			break;
+		err = ore_rebuild(l, &e.oc, loff, rows * U, pages, NULL, NULL);
+		if (!OT_EXPECT(ctx, !err, "rebuild of %llu bytes at %llu: %d",
+			       rows * U, loff, err))
+			break;
+		extra += (ot_store_ios() - io1) - (io1 - io0);
+		calls++;
+		ore_store_set_recovery_offset(s, off + rows * su);
+	}
+	OT_EXPECT(ctx, calls && extra < 2 * calls,
+		  "%llu store I/Os beyond the reads in %llu rebuild calls: not only the rebuilt store written",
+		  extra, calls);
+	ore_store_set_state(s, ORE_STORE_IN_SYNC);
+	if (so)
+		ore_store_set_state(so, ORE_STORE_IN_SYNC);
+	ot_eng_verify(&e);
+
+	/* the rebuilt copy serves: lose another store, read everything */
+	ore_store_set_state(ot_comp_store(&e, b), ORE_STORE_FAILED);
+	ot_eng_check_read(&e, 0, e.size, false, NULL);
+
+	/*
+	 * Beyond the redundancy: @a rebuilding, its other copies and every
+	 * copy of as many other positions of its group as there is parity
+	 * lost.
+	 */
+	ore_store_set_state(s, ORE_STORE_REBUILDING);
+	ore_store_set_recovery_offset(s, 0);
+	for (c = 0; c < l->num_comps; c++) {
+		u32 pa = ot_pos(l, row, col), p = (c / l->mirrors_p1) %
+						 l->group_width;
+
+		if (c == a || c / l->mirrors_p1 / l->group_width != g0)
+			continue;
+		if (p == pa || (p + l->group_width - pa) % l->group_width <=
+		    l->parity)
+			ore_store_set_state(ot_comp_store(&e, c),
+					    ORE_STORE_FAILED);
+	}
+	loff = ore_layout_comp_stripes(l, a, 0, 1, &rows);
+	err = ore_rebuild(l, &e.oc, loff, U, pages, NULL, NULL);
+	OT_EXPECT(ctx, err == -EIO, "rebuild with too many stores lost: %d",
+		  err);
+	OT_EXPECT_EQ(ctx, ore_rebuild(l, &e.oc, PAGE_SIZE, U, pages, NULL,
+				      NULL), -EINVAL);
+	for (c = 0; c < l->num_comps; c++)
+		ore_store_set_state(ot_comp_store(&e, c), ORE_STORE_IN_SYNC);
+out:
+	ot_free_pages(pages, np);
+	vfree(stale);
+	ot_eng_remove(&e);
+	ot_eng_put(&e);
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), live0);
+}
+
 static void ot_eng_no_leaks(struct ot_ctx *ctx)
 {
 	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), 0);
@@ -1498,6 +1634,12 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_rebuilding_store_raid5", ot_eng_rebuilding_case, 4 },
 	{ "engine_rebuilding_store_raid1", ot_eng_rebuilding_case, 2 },
 	{ "engine_rebuilding_store_raid6", ot_eng_rebuilding_case, 7 },
+	{ "engine_rebuild_raid1", ot_eng_rebuild_case, 2 },
+	{ "engine_rebuild_raid5", ot_eng_rebuild_case, 4 },
+	{ "engine_rebuild_raid5_groups", ot_eng_rebuild_case, 5 },
+	{ "engine_rebuild_raid5_mirrored", ot_eng_rebuild_case, 6 },
+	{ "engine_rebuild_raid6", ot_eng_rebuild_case, 7 },
+	{ "engine_rebuild_raid6_groups", ot_eng_rebuild_case, 8 },
 	{ "engine_no_leaked_io_states", ot_eng_no_leaks },
 };
 
