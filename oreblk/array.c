@@ -39,7 +39,8 @@
 #include "internal.h"
 
 /* Print a reason and keep it for the caller (the ioctl's msg). */
-static __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...)
+/* Say why in @msg (OREBLK_MSG_LEN bytes) and in the log. */
+__printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...)
 {
 	va_list args;
 
@@ -127,8 +128,10 @@ static void oreblk_sb_build(struct oreblk_array *arr, u32 idx,
 	for (i = 0; i < arr->nr_members; i++) {
 		const struct oreblk_member *m = &arr->members[i];
 
+		/* a member being rebuilt is faulty on disk until it is done */
 		if (test_bit(OREBLK_M_MISSING, &m->flags) ||
-		    test_bit(OREBLK_M_FAULTY, &m->flags))
+		    test_bit(OREBLK_M_FAULTY, &m->flags) ||
+		    test_bit(OREBLK_M_REBUILDING, &m->flags))
 			faulty |= 1ULL << i;
 		memcpy(sb->member_uuids[i], m->uuid, OREBLK_UUID_SIZE);
 	}
@@ -145,10 +148,11 @@ static bool oreblk_member_in_service(const struct oreblk_member *m)
 
 /*
  * Raise the events counter and write the superblock of every member in
- * service. A member whose superblock cannot be written fails too (and the
- * round starts again). Called with sb_mutex held.
+ * service (a member being rebuilt included). A member whose superblock
+ * cannot be written fails too (and the round starts again). Called with
+ * sb_mutex held.
  */
-static void oreblk_write_sbs(struct oreblk_array *arr)
+void oreblk_write_sbs(struct oreblk_array *arr)
 {
 	struct page *page = arr->sb_page;
 	unsigned int round;
@@ -174,7 +178,8 @@ static void oreblk_write_sbs(struct oreblk_array *arr)
 			       arr->index, i, m->path, err);
 			if (!test_and_set_bit(OREBLK_M_FAULTY, &m->flags)) {
 				ore_store_set_state(m->store, ORE_STORE_FAILED);
-				atomic_inc(&arr->nr_failed);
+				if (!test_bit(OREBLK_M_REBUILDING, &m->flags))
+					atomic_inc(&arr->nr_failed);
 			}
 			again = true;
 		}
@@ -205,7 +210,8 @@ static void oreblk_lost_map(struct oreblk_array *arr, unsigned long *lost)
 
 	bitmap_zero(lost, OREBLK_MAX_MEMBERS);
 	for (i = 0; i < arr->nr_members; i++)
-		if (!oreblk_member_in_service(&arr->members[i]))
+		if (!oreblk_member_in_service(&arr->members[i]) ||
+		    test_bit(OREBLK_M_REBUILDING, &arr->members[i].flags))
 			__set_bit(i, lost);
 }
 
@@ -324,7 +330,9 @@ void oreblk_member_failed(struct oreblk_array *arr, u32 member, u64 offset,
 	 */
 	smp_mb();
 	ore_store_set_state(m->store, ORE_STORE_FAILED);
-	atomic_inc(&arr->nr_failed);
+	/* a member being rebuilt is counted out of service already */
+	if (!test_bit(OREBLK_M_REBUILDING, &m->flags))
+		atomic_inc(&arr->nr_failed);
 	pr_err("oreblk%d: member %u (%s) failed at data offset %llu (error %d): marked faulty\n",
 	       arr->index, member, m->path, offset, error);
 	queue_work(oreblk_wq, &arr->fail_work);
@@ -367,6 +375,46 @@ int oreblk_fail_member(struct oreblk_array *arr, u32 member, char *msg)
 	oreblk_member_failed(arr, member, 0, -EIO);
 	flush_work(&arr->fail_work);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* replaced stores */
+
+/**
+ * oreblk_retire_store - keep a replaced member's store until the array ends
+ * @arr: the array
+ * @store: the store of the member being replaced, with the reference the
+ *	member held
+ * @file: its device file (the block store shares it), or NULL
+ *
+ * I/O that started before the replacement may still use @store (and its
+ * device): it is put, and the file closed, in oreblk_array_free().
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int oreblk_retire_store(struct oreblk_array *arr, struct ore_store *store,
+			struct file *file)
+{
+	struct oreblk_retired *r = kmalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		return -ENOMEM;
+	r->store = store;
+	r->file = file;
+	list_add(&r->node, &arr->retired);
+	return 0;
+}
+
+static void oreblk_free_retired(struct oreblk_array *arr)
+{
+	struct oreblk_retired *r, *next;
+
+	list_for_each_entry_safe(r, next, &arr->retired, node) {
+		ore_store_put(r->store);
+		if (r->file)
+			bdev_fput(r->file);
+		kfree(r);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -634,6 +682,7 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	INIT_WORK(&arr->fail_work, oreblk_fail_work);
 	spin_lock_init(&arr->hold_lock);
 	INIT_LIST_HEAD(&arr->held);
+	INIT_LIST_HEAD(&arr->retired);
 	atomic_set(&arr->nr_failed, 0);
 
 	err = oreblk_parse_paths(ca, paths, cands, msg);
@@ -752,6 +801,7 @@ void oreblk_array_free(struct oreblk_array *arr)
 
 	if (!arr)
 		return;
+	oreblk_recovery_stop(arr);
 	/* a failure not on disk yet is written before the members close */
 	flush_work(&arr->fail_work);
 	for (i = 0; arr->members && i < arr->nr_members; i++) {
@@ -761,6 +811,7 @@ void oreblk_array_free(struct oreblk_array *arr)
 		if (m->sb_file)
 			bdev_fput(m->sb_file);
 	}
+	oreblk_free_retired(arr);
 	if (arr->locks.buckets) {
 		oreblk_locks_destroy(&arr->locks);
 		oreblk_cache_destroy(&arr->cache);
@@ -810,6 +861,8 @@ void oreblk_fill_detail(struct oreblk_array *arr, struct oreblk_ctl_detail *cd)
 			cm->state = OREBLK_MEMBER_MISSING;
 		else if (test_bit(OREBLK_M_FAULTY, &m->flags))
 			cm->state = OREBLK_MEMBER_FAULTY;
+		else if (test_bit(OREBLK_M_REBUILDING, &m->flags))
+			cm->state = OREBLK_MEMBER_REBUILDING;
 		else
 			cm->state = OREBLK_MEMBER_ACTIVE;
 		cm->errors = m->store ? atomic_read(&m->store->nr_errors) : 0;

@@ -243,6 +243,40 @@ enum {
 	OREBLK_M_MISSING,	/* not there at assembly; stand-in store */
 	OREBLK_M_FAULTY,	/* failed while running */
 	OREBLK_M_FAIL_PENDING,	/* failed, superblocks not written yet */
+	OREBLK_M_REBUILDING,	/* a new device, being rebuilt (recover.c) */
+};
+
+/* A store (and its device) replaced while the array runs (array.c). */
+struct oreblk_retired {
+	struct list_head node;
+	struct ore_store *store;
+	struct file *file;
+};
+
+/**
+ * struct oreblk_recovery - the rebuild of one member (recover.c)
+ * @member: the member being rebuilt
+ * @done: bytes of its data range rebuilt (its recovery offset)
+ * @running: the thread works on it
+ * @result: 0 or the error that ended it
+ * @task: the thread (a reference held)
+ * @max_rows: stripe rows per step
+ * @pages: the buffer of one step
+ * @nr_pages: entries in @pages
+ * @piece: holds the stripe locks of a step (only its lock fields)
+ * @handover: a stripe lock was handed over to @piece
+ */
+struct oreblk_recovery {
+	u32 member;
+	u64 done;
+	bool running;
+	int result;
+	struct task_struct *task;
+	u64 max_rows;
+	struct page **pages;
+	unsigned int nr_pages;
+	struct oreblk_piece piece;
+	struct completion handover;
 };
 
 /**
@@ -300,6 +334,10 @@ struct oreblk_member {
  * @locks: stripe locks
  * @cache: stripe cache
  * @stopping: no new opens
+ * @retired: stores replaced while running (struct oreblk_retired)
+ * @recovery: the last recovery started, or NULL (under the control mutex)
+ * @sync_running: a recovery runs (for sysfs)
+ * @sync_done: bytes of the member's data range rebuilt so far (for sysfs)
  */
 struct oreblk_array {
 	struct list_head node;
@@ -334,6 +372,10 @@ struct oreblk_array {
 	struct oreblk_locks locks;
 	struct oreblk_cache cache;
 	bool stopping;
+	struct list_head retired;
+	struct oreblk_recovery *recovery;
+	bool sync_running;
+	u64 sync_done;
 };
 
 int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
@@ -346,6 +388,17 @@ int oreblk_fail_member(struct oreblk_array *arr, u32 member, char *msg);
 bool oreblk_array_viable(struct oreblk_array *arr, const unsigned long *lost);
 void oreblk_fill_detail(struct oreblk_array *arr,
 			struct oreblk_ctl_detail *cd);
+void oreblk_write_sbs(struct oreblk_array *arr);
+int oreblk_retire_store(struct oreblk_array *arr, struct ore_store *store,
+			struct file *file);
+__printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...);
+
+/* ---------------------------------------------------------------------
+ * recover.c: a new member and its rebuild.
+ */
+int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca);
+void oreblk_recovery_stop(struct oreblk_array *arr);
+void oreblk_recovery_free(struct oreblk_recovery *rc);
 
 /* ---------------------------------------------------------------------
  * sysfs.c: /sys/block/oreblkN/ore/

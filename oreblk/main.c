@@ -103,6 +103,7 @@ static void oreblk_destroy(struct oreblk_array *arr)
 {
 	lockdep_assert_held(&oreblk_ctl_mutex);
 	list_del(&arr->node);
+	oreblk_recovery_stop(arr);
 	oreblk_disk_destroy(arr);
 	flush_work(&arr->fail_work);
 	pr_info("oreblk%d stopped\n", arr->index);
@@ -177,6 +178,23 @@ static int oreblk_ctl_fail(struct oreblk_ctl_fail *cf)
 	return err;
 }
 
+static int oreblk_ctl_add(struct oreblk_ctl_add *ca)
+{
+	struct oreblk_array *arr;
+	int err;
+
+	mutex_lock(&oreblk_ctl_mutex);
+	arr = oreblk_find(ca->index);
+	if (arr) {
+		err = oreblk_add_member(arr, ca);
+	} else {
+		snprintf(ca->msg, OREBLK_MSG_LEN, "oreblk%u is not running", ca->index);
+		err = -ENODEV;
+	}
+	mutex_unlock(&oreblk_ctl_mutex);
+	return err;
+}
+
 /*
  * Copy the argument in, run @fn, copy it back out (also on failure, for
  * the msg), return @fn's result.
@@ -216,6 +234,9 @@ static long oreblk_ctl_ioctl(struct file *file, unsigned int cmd,
 				       oreblk_ctl_detail, argp);
 	case OREBLK_CTL_FAIL:
 		return OREBLK_CTL_CALL(struct oreblk_ctl_fail, oreblk_ctl_fail,
+				       argp);
+	case OREBLK_CTL_ADD:
+		return OREBLK_CTL_CALL(struct oreblk_ctl_add, oreblk_ctl_add,
 				       argp);
 	}
 	return -ENOTTY;

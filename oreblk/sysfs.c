@@ -9,7 +9,10 @@
  *   events               events counter of the superblocks in service
  *   degraded             members out of service (0: not degraded)
  *   members              one line per member: "INDEX STATE ERRORS PATH"
- *                        (STATE: active, faulty, missing)
+ *                        (STATE: active, faulty, missing, rebuilding)
+ *   sync_action          "recover" while a new member is rebuilt, "idle"
+ *   sync_completed       "DONE / TOTAL" sectors of the member rebuilt, or
+ *                        "none" (md's format)
  *   stripe_cache_size    (rw) stripe cache entries allowed, 0 .. 65536;
  *                        an entry is one page per data column
  *   stripe_cache_active  entries allocated
@@ -92,6 +95,8 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 			state = "missing";
 		else if (test_bit(OREBLK_M_FAULTY, &m->flags))
 			state = "faulty";
+		else if (test_bit(OREBLK_M_REBUILDING, &m->flags))
+			state = "rebuilding";
 		len += sysfs_emit_at(buf, len, "%u %s %d %s\n", i, state,
 				     atomic_read(&m->store->nr_errors),
 				     m->path[0] ? m->path : "-");
@@ -99,6 +104,39 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 	return len;
 }
 static DEVICE_ATTR_RO(members);
+
+/* Is a recovery running, and how far is it (bytes of the member)? */
+static bool oreblk_sync_state(struct oreblk_array *arr, u64 *done)
+{
+	if (!READ_ONCE(arr->sync_running))
+		return false;
+	*done = READ_ONCE(arr->sync_done);
+	return true;
+}
+
+static ssize_t sync_action_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	u64 done;
+
+	return sysfs_emit(buf, "%s\n",
+			  oreblk_sync_state(oreblk_dev_array(dev), &done) ?
+			  "recover" : "idle");
+}
+static DEVICE_ATTR_RO(sync_action);
+
+static ssize_t sync_completed_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct oreblk_array *arr = oreblk_dev_array(dev);
+	u64 done;
+
+	if (!oreblk_sync_state(arr, &done))
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%llu / %llu\n", done >> SECTOR_SHIFT,
+			  arr->data_size >> SECTOR_SHIFT);
+}
+static DEVICE_ATTR_RO(sync_completed);
 
 static ssize_t stripe_cache_size_show(struct device *dev,
 				      struct device_attribute *attr, char *buf)
@@ -174,6 +212,8 @@ static struct attribute *oreblk_attrs[] = {
 	&dev_attr_events.attr,
 	&dev_attr_degraded.attr,
 	&dev_attr_members.attr,
+	&dev_attr_sync_action.attr,
+	&dev_attr_sync_completed.attr,
 	&dev_attr_stripe_cache_size.attr,
 	&dev_attr_stripe_cache_active.attr,
 	&dev_attr_stripe_cache_hits.attr,

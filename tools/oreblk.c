@@ -73,12 +73,14 @@ static void usage(void)
 		"       %s detail DEV\n"
 		"       %s examine MEMBER...\n"
 		"       %s fail DEV MEMBER|INDEX\n"
+		"       %s add DEV NEWMEMBER [--wait]\n"
 		"       %s wipe MEMBER...\n"
 		"       %s assemble --scan [--dry-run]\n"
 		"       %s incremental MEMBER\n"
 		"       %s monitor [--scan] [--oneshot] [--delay SEC] [--program PROG]\n"
 		"              [--syslog] [--test] [DEV...]\n",
-		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog,
+		prog);
 	exit(2);
 }
 
@@ -788,7 +790,8 @@ static int get_detail(int index, struct oreblk_ctl_detail *cd)
 
 static int cmd_detail(int argc, char **argv)
 {
-	static const char *const states[] = { "active", "faulty", "missing" };
+	static const char *const states[] = { "active", "faulty", "missing",
+					      "rebuilding" };
 	struct oreblk_ctl_detail *cd;
 	int index;
 	uint32_t i;
@@ -880,6 +883,91 @@ static int cmd_fail(int argc, char **argv)
 		       member, index);
 	close(fd);
 	return rc ? 1 : 0;
+}
+
+/* Wait until /dev/oreblkN's sync_action is "idle"; -1 if it cannot be read. */
+static int wait_idle(int index)
+{
+	char path[96], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/block/oreblk%d/ore/sync_action",
+		 index);
+	for (;;) {
+		FILE *f = fopen(path, "r");
+		int n;
+
+		if (!f)
+			return -1;
+		n = fgets(buf, sizeof(buf), f) != NULL;
+		fclose(f);
+		if (!n)
+			return -1;
+		if (!strncmp(buf, "idle", 4))
+			return 0;
+		usleep(200 * 1000);
+	}
+}
+
+/*
+ * oreblk add DEV NEWMEMBER [--wait]: NEWMEMBER takes the place of the first
+ * member out of service and is rebuilt in the background; --wait blocks
+ * until the rebuild is over and fails unless the member is then active.
+ */
+static int cmd_add(int argc, char **argv)
+{
+	struct oreblk_ctl_detail *cd;
+	struct oreblk_ctl_add ca;
+	int fd, index, rc, wait = 0;
+
+	if (argc == 5 && !strcmp(argv[4], "--wait"))
+		wait = 1;
+	else if (argc != 4)
+		usage();
+	index = parse_dev(argv[2]);
+	if (index < 0) {
+		err_msg("%s: not an oreblk device name (/dev/oreblkN)", argv[2]);
+		return 2;
+	}
+	if (strlen(argv[3]) >= sizeof(ca.path)) {
+		err_msg("%s: path too long", argv[3]);
+		return 2;
+	}
+	fd = ctl_open();
+	if (fd < 0)
+		return 1;
+	memset(&ca, 0, sizeof(ca));
+	ca.index = (uint32_t)index;
+	strcpy(ca.path, argv[3]);
+	rc = ioctl(fd, OREBLK_CTL_ADD, &ca);
+	close(fd);
+	if (rc) {
+		err_msg("cannot add %s to /dev/oreblk%d: %s (%s)", argv[3], index,
+			ca.msg[0] ? ca.msg : "", strerror(errno));
+		return 1;
+	}
+	printf("%s: %s is member %u of /dev/oreblk%d, rebuilding\n", prog,
+	       argv[3], ca.member, index);
+	if (!wait)
+		return 0;
+	if (wait_idle(index)) {
+		err_msg("/dev/oreblk%d: cannot read its sync_action", index);
+		return 1;
+	}
+	cd = calloc(1, sizeof(*cd));
+	if (!cd || get_detail(index, cd)) {
+		free(cd);
+		return 1;
+	}
+	rc = cd->members[ca.member].state == OREBLK_MEMBER_ACTIVE;
+	free(cd);
+	if (!rc) {
+		err_msg("/dev/oreblk%d: the rebuild of member %u failed (see the kernel log)",
+			index, ca.member);
+		return 1;
+	}
+	printf("%s: member %u of /dev/oreblk%d is in sync\n", prog, ca.member,
+	       index);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1021,6 +1109,8 @@ int main(int argc, char **argv)
 		return cmd_fail(argc, argv);
 	if (!strcmp(cmd, "wipe"))
 		return cmd_wipe(argc, argv);
+	if (!strcmp(cmd, "add"))
+		return cmd_add(argc, argv);
 	if (!strcmp(cmd, "incremental"))
 		return oreblk_cmd_incremental(argc, argv);
 	if (!strcmp(cmd, "monitor"))

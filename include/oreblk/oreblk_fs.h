@@ -172,6 +172,7 @@ enum oreblk_member_state {
 	OREBLK_MEMBER_ACTIVE = 0,	/* in service */
 	OREBLK_MEMBER_FAULTY = 1,	/* failed while running */
 	OREBLK_MEMBER_MISSING = 2,	/* not there at assembly (or stale) */
+	OREBLK_MEMBER_REBUILDING = 3,	/* added, its data being rebuilt */
 };
 
 /**
@@ -252,11 +253,34 @@ struct oreblk_ctl_fail {
 	char  msg[OREBLK_MSG_LEN];
 };
 
+/**
+ * struct oreblk_ctl_add - OREBLK_CTL_ADD: a new device replaces a member
+ *	that is out of service, and is rebuilt in the background (mdadm --add)
+ * @index: in: N of /dev/oreblkN
+ * @member: out: the member it became (the first one out of service)
+ * @path: in: the device, NUL terminated
+ * @msg: out: why it failed
+ *
+ * The device gets a new member uuid and superblock; the others keep it
+ * marked faulty until its rebuild is over (sysfs sync_action, members).
+ * Errors: -ENODEV (no such array), -EBUSY (a recovery runs, or the device
+ * is in use), -ENOSPC (no member out of service), -EINVAL (smaller than
+ * data_offset + data_size, or a layout without redundancy), the open's
+ * error.
+ */
+struct oreblk_ctl_add {
+	__u32 index;
+	__u32 member;
+	char  path[OREBLK_PATH_LEN];
+	char  msg[OREBLK_MSG_LEN];
+};
+
 #define OREBLK_CTL_MAGIC	0xb7
 #define OREBLK_CTL_ASSEMBLE	_IOWR(OREBLK_CTL_MAGIC, 1, struct oreblk_ctl_assemble)
 #define OREBLK_CTL_STOP		_IOWR(OREBLK_CTL_MAGIC, 2, struct oreblk_ctl_stop)
 #define OREBLK_CTL_DETAIL	_IOWR(OREBLK_CTL_MAGIC, 3, struct oreblk_ctl_detail)
 #define OREBLK_CTL_FAIL		_IOWR(OREBLK_CTL_MAGIC, 4, struct oreblk_ctl_fail)
+#define OREBLK_CTL_ADD		_IOWR(OREBLK_CTL_MAGIC, 5, struct oreblk_ctl_add)
 
 _Static_assert(sizeof(struct oreblk_sb) == OREBLK_SB_SIZE,
 	       "struct oreblk_sb must be OREBLK_SB_SIZE bytes");

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * oreblk recovery: a new device takes the place of a member that is out of
+ * service (OREBLK_CTL_ADD, `oreblk add`), and a kernel thread rebuilds the
+ * member's data onto it from the others while the array serves I/O.
+ *
+ * The new member's store is ORE_STORE_REBUILDING from the start: every
+ * write reaches it, reads use it only below its recovery offset. The thread
+ * walks the member's rows in object order (ore_layout_comp_stripes()), a
+ * few stripes at a time: it takes their stripe locks (no user write of
+ * those stripes runs meanwhile), rebuilds them (ore_rebuild(): read with
+ * the redundancy, written to the new member only), releases the locks and
+ * raises the recovery offset. At the end the member is flushed, becomes
+ * in sync, and the superblocks say so (its faulty bit is cleared, events
+ * raised).
+ *
+ * Until then the superblocks keep the member marked faulty: after a crash
+ * or a stop during recovery the array assembles without it and the member
+ * is added again (recovery starts from zero; no checkpoint yet).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/kthread.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+/* Bytes rebuilt per step (at least one stripe). */
+#define OREBLK_RECOVER_STEP	SZ_1M
+
+static void oreblk_recover_handover(struct work_struct *work)
+{
+	struct oreblk_recovery *rc = container_of(work, struct oreblk_recovery,
+						  piece.work);
+
+	complete(&rc->handover);
+}
+
+/* Take the stripe locks of [@first, @first + @n): waits for their holders. */
+static void oreblk_recover_lock(struct oreblk_array *arr,
+				struct oreblk_recovery *rc, u64 first, u64 n)
+{
+	struct oreblk_piece *piece = &rc->piece;
+
+	piece->first_stripe = first;
+	piece->last_stripe = first + n - 1;
+	piece->next_stripe = first;
+	while (!oreblk_lock_stripes(&arr->locks, piece)) {
+		wait_for_completion(&rc->handover);
+		reinit_completion(&rc->handover);
+	}
+}
+
+static void oreblk_recover_dev_error(struct ore_io_state *ios, u32 comp,
+				     struct ore_store *store, u64 offset,
+				     int error)
+{
+	struct oreblk_array *arr = ios->private;
+
+	if (comp < arr->nr_members && READ_ONCE(arr->stores[comp]) == store)
+		oreblk_member_failed(arr, comp, offset, error);
+}
+
+/* Rebuild the member's rows from @rc->done on; 0 or the error that stopped it. */
+static int oreblk_recover_run(struct oreblk_array *arr,
+			      struct oreblk_recovery *rc)
+{
+	const struct ore_layout *l = &arr->layout;
+	struct ore_store *store = arr->members[rc->member].store;
+	u64 U = l->stripe_length, su = l->stripe_unit, rows, loff;
+	int err;
+
+	while (rc->done < arr->data_size) {
+		if (kthread_should_stop())
+			return -EINTR;
+		if (ore_store_failed(store))
+			return -EIO;
+		loff = ore_layout_comp_stripes(l, rc->member, rc->done,
+					       min(rc->max_rows,
+						   (arr->data_size - rc->done) /
+						   su), &rows);
+		oreblk_recover_lock(arr, rc, div64_u64(loff, U), rows);
+		err = ore_rebuild(l, &arr->oc, loff, rows * U, rc->pages,
+				  oreblk_recover_dev_error, arr);
+		oreblk_unlock_stripes(&arr->locks, &rc->piece);
+		if (err)
+			return err;
+		rc->done += rows * su;
+		ore_store_set_recovery_offset(store, rc->done);
+		WRITE_ONCE(arr->sync_done, rc->done);
+		cond_resched();
+	}
+	return store->ops->flush(store, 0);
+}
+
+static int oreblk_recover_thread(void *data)
+{
+	struct oreblk_array *arr = data;
+	struct oreblk_recovery *rc = arr->recovery;
+	struct oreblk_member *m = &arr->members[rc->member];
+	unsigned long start = jiffies;
+	int err;
+
+	pr_info("oreblk%d: recovery of member %u onto %s started (%llu bytes)\n",
+		arr->index, rc->member, m->path, arr->data_size);
+	err = oreblk_recover_run(arr, rc);
+	mutex_lock(&arr->sb_mutex);
+	clear_bit(OREBLK_M_REBUILDING, &m->flags);
+	if (!err && !test_bit(OREBLK_M_FAULTY, &m->flags)) {
+		ore_store_set_state(m->store, ORE_STORE_IN_SYNC);
+		atomic_dec(&arr->nr_failed);
+		oreblk_write_sbs(arr);
+		pr_info("oreblk%d: recovery of member %u (%s) done in %u s: in sync (events %llu)\n",
+			arr->index, rc->member, m->path,
+			jiffies_to_msecs(jiffies - start) / 1000, arr->events);
+	} else {
+		if (!test_and_set_bit(OREBLK_M_FAULTY, &m->flags))
+			ore_store_set_state(m->store, ORE_STORE_FAILED);
+		pr_err("oreblk%d: recovery of member %u (%s) stopped at data offset %llu: %d; the member stays faulty\n",
+		       arr->index, rc->member, m->path, rc->done, err);
+	}
+	rc->result = err;
+	WRITE_ONCE(rc->running, false);
+	WRITE_ONCE(arr->sync_running, false);
+	mutex_unlock(&arr->sb_mutex);
+	return err;
+}
+
+/* Is @file's device a member already? Under sb_mutex. */
+static bool oreblk_is_member(struct oreblk_array *arr, struct file *file)
+{
+	u32 i;
+
+	for (i = 0; i < arr->nr_members; i++)
+		if (arr->members[i].sb_file &&
+		    file_bdev(arr->members[i].sb_file) == file_bdev(file))
+			return true;
+	return false;
+}
+
+/* The first member out of service (not being rebuilt), or -ENOENT. */
+static int oreblk_free_slot(struct oreblk_array *arr)
+{
+	u32 i;
+
+	for (i = 0; i < arr->nr_members; i++) {
+		const struct oreblk_member *m = &arr->members[i];
+
+		if ((test_bit(OREBLK_M_MISSING, &m->flags) ||
+		     test_bit(OREBLK_M_FAULTY, &m->flags)) &&
+		    !test_bit(OREBLK_M_REBUILDING, &m->flags))
+			return i;
+	}
+	return -ENOENT;
+}
+
+static struct oreblk_recovery *oreblk_recovery_alloc(struct oreblk_array *arr)
+{
+	u64 U = arr->layout.stripe_length;
+	struct oreblk_recovery *rc;
+	unsigned int i;
+
+	rc = kzalloc(sizeof(*rc), GFP_KERNEL);
+	if (!rc)
+		return NULL;
+	rc->max_rows = max_t(u64, 1, div64_u64(OREBLK_RECOVER_STEP, U));
+	rc->nr_pages = rc->max_rows * U >> PAGE_SHIFT;
+	rc->pages = kcalloc(rc->nr_pages, sizeof(*rc->pages), GFP_KERNEL);
+	rc->piece.ents = kcalloc(rc->max_rows, sizeof(*rc->piece.ents),
+				 GFP_KERNEL);
+	if (!rc->pages || !rc->piece.ents)
+		goto fail;
+	for (i = 0; i < rc->nr_pages; i++) {
+		rc->pages[i] = alloc_page(GFP_KERNEL);
+		if (!rc->pages[i])
+			goto fail;
+	}
+	init_completion(&rc->handover);
+	INIT_WORK(&rc->piece.work, oreblk_recover_handover);
+	rc->piece.locked = true;
+	return rc;
+fail:
+	oreblk_recovery_free(rc);
+	return NULL;
+}
+
+/**
+ * oreblk_recovery_free - free a recovery that is over (or never started)
+ * @rc: the recovery, or NULL
+ */
+void oreblk_recovery_free(struct oreblk_recovery *rc)
+{
+	unsigned int i;
+
+	if (!rc)
+		return;
+	if (rc->task)
+		put_task_struct(rc->task);
+	for (i = 0; rc->pages && i < rc->nr_pages; i++)
+		if (rc->pages[i])
+			__free_page(rc->pages[i]);
+	kfree(rc->pages);
+	kfree(rc->piece.ents);
+	kfree(rc);
+}
+
+/**
+ * oreblk_recovery_stop - stop the recovery thread and free the recovery
+ * @arr: the array; its I/O is over or still served
+ *
+ * The member being rebuilt stays faulty (in memory and on disk).
+ */
+void oreblk_recovery_stop(struct oreblk_array *arr)
+{
+	struct oreblk_recovery *rc = arr->recovery;
+
+	if (!rc)
+		return;
+	if (rc->task)
+		kthread_stop(rc->task);
+	arr->recovery = NULL;
+	oreblk_recovery_free(rc);
+}
+
+/* Put the device @file in slot @i as a member being rebuilt. Under sb_mutex. */
+static int oreblk_install_member(struct oreblk_array *arr, u32 i,
+				 struct file *file, const char *path,
+				 char *msg)
+{
+	struct oreblk_member *m = &arr->members[i];
+	struct ore_store *store;
+	int err;
+
+	err = oreblk_retire_store(arr, m->store, m->sb_file);
+	if (err) {
+		oreblk_msg(msg, "no memory");
+		return err;
+	}
+	store = ore_bdev_store_open_file(file, arr->data_offset,
+					 arr->data_size);
+	if (IS_ERR(store)) {
+		oreblk_msg(msg, "%s: cannot open it as an ORE block store: %ld",
+			   path, PTR_ERR(store));
+		return PTR_ERR(store);
+	}
+	ore_store_set_state(store, ORE_STORE_REBUILDING);
+	ore_store_set_recovery_offset(store, 0);
+	m->sb_file = file;
+	get_random_bytes(m->uuid, OREBLK_UUID_SIZE);
+	strscpy(m->path, path, sizeof(m->path));
+	m->store = store;
+	/* in-flight I/O keeps seeing the old store: it stays until the end */
+	smp_wmb();
+	WRITE_ONCE(arr->stores[i], store);
+	set_bit(OREBLK_M_REBUILDING, &m->flags);
+	clear_bit(OREBLK_M_MISSING, &m->flags);
+	clear_bit(OREBLK_M_FAULTY, &m->flags);
+	/* its superblock names it; the others keep its faulty bit for now */
+	oreblk_write_sbs(arr);
+	return 0;
+}
+
+/**
+ * oreblk_add_member - a new device takes the place of a member out of service
+ * @arr: the array
+ * @ca: the request (&struct oreblk_ctl_add); @ca->member gets the slot
+ *
+ * Return: 0 once the recovery thread runs; -EBUSY (a recovery runs, or the
+ * device is in use), -ENOSPC (no member out of service), -EINVAL (too
+ * small, or a layout without redundancy), -ENOMEM, or the open's error.
+ */
+int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca)
+{
+	char *msg = ca->msg;
+	struct oreblk_recovery *rc;
+	struct file *file;
+	int slot, err;
+
+	ca->path[OREBLK_PATH_LEN - 1] = 0;
+	if (!arr->redundant) {
+		oreblk_msg(msg, "oreblk%d has no redundancy to rebuild from",
+			   arr->index);
+		return -EINVAL;
+	}
+	if (arr->recovery && READ_ONCE(arr->recovery->running)) {
+		oreblk_msg(msg, "oreblk%d: a recovery is running already",
+			   arr->index);
+		return -EBUSY;
+	}
+	oreblk_recovery_stop(arr);	/* the one before, over */
+	file = bdev_file_open_by_path(ca->path, BLK_OPEN_READ | BLK_OPEN_WRITE,
+				      arr, NULL);
+	if (IS_ERR(file)) {
+		oreblk_msg(msg, "%s: cannot open the device: %ld", ca->path,
+			   PTR_ERR(file));
+		return PTR_ERR(file);
+	}
+	if (bdev_nr_bytes(file_bdev(file)) < arr->data_offset + arr->data_size) {
+		oreblk_msg(msg, "%s: %llu bytes, the members need %llu",
+			   ca->path, bdev_nr_bytes(file_bdev(file)),
+			   arr->data_offset + arr->data_size);
+		err = -EINVAL;
+		goto out_put;
+	}
+	rc = oreblk_recovery_alloc(arr);
+	if (!rc) {
+		oreblk_msg(msg, "no memory");
+		err = -ENOMEM;
+		goto out_put;
+	}
+	mutex_lock(&arr->sb_mutex);
+	if (oreblk_is_member(arr, file)) {
+		oreblk_msg(msg, "%s is a member of oreblk%d already", ca->path,
+			   arr->index);
+		err = -EBUSY;
+		goto out_unlock;
+	}
+	slot = oreblk_free_slot(arr);
+	if (slot < 0) {
+		oreblk_msg(msg, "oreblk%d has no member out of service to replace",
+			   arr->index);
+		err = -ENOSPC;
+		goto out_unlock;
+	}
+	rc->member = slot;
+	err = oreblk_install_member(arr, slot, file, ca->path, msg);
+	if (err)
+		goto out_unlock;
+	file = NULL;	/* the member's now */
+	rc->running = true;
+	arr->recovery = rc;
+	WRITE_ONCE(arr->sync_done, 0);
+	WRITE_ONCE(arr->sync_running, true);
+	rc->task = kthread_run(oreblk_recover_thread, arr, "oreblk%d_recover",
+			       arr->index);
+	if (IS_ERR(rc->task)) {
+		err = PTR_ERR(rc->task);
+		rc->task = NULL;
+		rc->running = false;
+		WRITE_ONCE(arr->sync_running, false);
+		set_bit(OREBLK_M_FAULTY, &arr->members[slot].flags);
+		clear_bit(OREBLK_M_REBUILDING, &arr->members[slot].flags);
+		ore_store_set_state(arr->members[slot].store, ORE_STORE_FAILED);
+		oreblk_msg(msg, "cannot start the recovery thread: %d", err);
+		mutex_unlock(&arr->sb_mutex);
+		return err;
+	}
+	get_task_struct(rc->task);
+	mutex_unlock(&arr->sb_mutex);
+	ca->member = slot;
+	return 0;
+
+out_unlock:
+	mutex_unlock(&arr->sb_mutex);
+	oreblk_recovery_free(rc);
+out_put:
+	if (file)
+		bdev_fput(file);
+	return err;
+}

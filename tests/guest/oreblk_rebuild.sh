@@ -1,0 +1,118 @@
+#!/bin/sh
+# oreblk: replacing a failed member and rebuilding it online (issue 11).
+# For RAID1, RAID5 and RAID6: fio writes and verifies region A; a member is
+# failed; a rate-limited fio writes region B while `oreblk add` puts a new
+# device in the failed member's place and the kernel rebuilds it; then
+# every acknowledged write of A and B reads back, the member is active and
+# the superblocks say so; then a *different* member fails (two for RAID6):
+# the data must still read back, now served by the rebuilt member (which
+# proves it holds the right data). Last, the array assembles from its
+# members after a stop, the rebuilt one included.
+#
+# CHECK: oreblk_rebuild --disks 6 --disk-size 64M --timeout 900
+. /ore/tests/lib.sh
+. /ore/tests/oreblk_lib.sh
+
+ktap_plan 50
+
+A=/dev/oreblk0
+SYS=/sys/block/oreblk0/ore
+
+if [ "$ORE_DISKS" -lt 6 ] || ! have_host fio; then
+	diag "needs 6 disks and the host's fio"
+	ktap_done
+fi
+ob_load || ktap_done
+
+# fio over region A ([0, 20M)) or B ([20M, 40M)); B is rate limited so the
+# rebuild runs under it.
+fio_a() { ob_fio $A 0 20M "$@"; }
+fio_b_bg() {
+	hostrun fio --name=rb --filename=$A --ioengine=libaio --direct=1 \
+		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=20M \
+		--size=20M --rate=3m --verify=crc32c --verify_fatal=1 \
+		--randseed=77 > /tmp/ob_fio_b.out 2>&1 &
+	FIO_PID=$!
+}
+fio_b_verify() {
+	hostrun fio --name=rb --filename=$A --ioengine=libaio --direct=1 \
+		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=20M \
+		--size=20M --verify=crc32c --verify_fatal=1 --randseed=77 \
+		--verify_only > /tmp/ob_fio_bv.out 2>&1 ||
+		{ tail -n 20 /tmp/ob_fio_bv.out; return 1; }
+}
+fio_b_wait() {
+	wait $FIO_PID
+	local rc=$?
+	if [ $rc -eq 0 ] && grep -q 'err= 0' /tmp/ob_fio_b.out; then
+		ok "$1"
+	else
+		not_ok "$1" "fio exited $rc"
+		tail -n 20 /tmp/ob_fio_b.out | sed 's/^/#   /'
+	fi
+}
+verify_ab() { ob_fio_verify $A 0 20M && fio_b_verify; }
+verify_degraded() { [ "$(ob_sys 0 degraded)" -ge 1 ] && verify_ab; }
+member_in_sync() {
+	grep -q "^$1 active 0 $2" $SYS/members && [ "$(ob_sys 0 degraded)" = 0 ] &&
+		[ "$(ob_sys 0 sync_completed)" = none ]
+}
+recovering() {
+	[ "$(ob_sys 0 sync_action)" = recover ] && grep -q "^$1 rebuilding" $SYS/members
+}
+# wait_idle: until sync_action says idle (at most 10 minutes)
+wait_idle() {
+	local n=0
+	while [ "$(ob_sys 0 sync_action)" != idle ]; do
+		n=$((n + 1))
+		[ $n -lt 3000 ] || return 1
+		sleep 0.2
+	done
+}
+
+# one LEVEL NAME FAIL SPARE OTHERS MEMBERS...: the whole cycle for one array
+one() {
+	local lvl=$1 name=$2 fail=$3 spare=$4 others=$5 o
+	shift 5
+	check "$name: create over $# members" oreblk create $A --force $lvl --chunk 64K -n $# "$@"
+	fail_fast
+	check "$name: fio writes region A" fio_a
+	check "$name: fail member $fail" oreblk fail $A $fail
+	check "$name: the spare is wiped" oreblk wipe $spare
+	fio_b_bg
+	sleep 1
+	check "$name: add $spare while fio writes region B" oreblk add $A $spare
+	check "$name: recovery runs (sync_action recover, member rebuilding)" recovering $fail
+	fio_b_wait "$name: every write of region B during the rebuild acknowledged and verified"
+	check "$name: recovery finishes" wait_idle
+	check "$name: member $fail active, array not degraded" member_in_sync $fail $spare
+	check "$name: the kernel log says the member is in sync" sh -c \
+		"dmesg | grep -q 'oreblk0: recovery of member $fail ($spare) done'"
+	check "$name: regions A and B read back" verify_ab
+	for o in $others; do
+		oreblk fail $A $o > /dev/null 2>&1 || diag "fail $o did not work"
+	done
+	check "$name: members $others failed instead: A and B read back from the rebuilt member" verify_degraded
+	check "$name: stop" oreblk stop $A
+}
+
+one "--raid 1" raid1 1 /dev/vdc "0" /dev/vda /dev/vdb
+check "raid1: assembles from the rebuilt member alone" sh -c \
+	"oreblk assemble $A /dev/vdc >/dev/null" && check "raid1: region A reads back" ob_fio_verify $A 0 20M
+check "raid1: stop" oreblk stop $A
+
+one "--raid 5" raid5 1 /dev/vde "2" /dev/vda /dev/vdb /dev/vdc /dev/vdd
+check "raid5: assembles with the rebuilt member (member 2 left out)" sh -c \
+	"oreblk assemble $A /dev/vda /dev/vde /dev/vdc /dev/vdd >/dev/null && grep -q '^1 active' $SYS/members &&
+	 grep -q '^2 missing' $SYS/members"
+check "raid5: regions A and B read back" verify_ab
+check "raid5: stop" oreblk stop $A
+
+one "--raid 6" raid6 3 /dev/vdf "1 4" /dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde
+check "raid6: assembles with the rebuilt member (members 1 and 4 left out)" sh -c \
+	"oreblk assemble $A /dev/vda /dev/vdb /dev/vdc /dev/vdf /dev/vde >/dev/null && grep -q '^3 active' $SYS/members"
+check "raid6: regions A and B read back" verify_ab
+expect_fail "adding a device that is a member already is refused" "member of oreblk0 already" \
+	oreblk add $A /dev/vda
+check "raid6: stop" oreblk stop $A
+ktap_done
