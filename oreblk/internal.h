@@ -338,6 +338,7 @@ struct oreblk_member {
  * @recovery: the last recovery started, or NULL (under the control mutex)
  * @sync_running: a recovery runs (for sysfs)
  * @sync_done: bytes of the member's data range rebuilt so far (for sysfs)
+ * @sync_speed_max: rebuild rate limit in KiB/s, 0 for none (sysfs)
  */
 struct oreblk_array {
 	struct list_head node;
@@ -376,6 +377,7 @@ struct oreblk_array {
 	struct oreblk_recovery *recovery;
 	bool sync_running;
 	u64 sync_done;
+	unsigned int sync_speed_max;
 };
 
 int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,

@@ -63,6 +63,30 @@ static void oreblk_recover_dev_error(struct ore_io_state *ios, u32 comp,
 		oreblk_member_failed(arr, comp, offset, error);
 }
 
+/*
+ * Keep the rebuild at or below sync_speed_max (KiB/s, 0: no limit): sleep
+ * until @done bytes since @start are within it. kthread_stop() wakes it.
+ */
+static void oreblk_recover_throttle(struct oreblk_array *arr,
+				    unsigned long start, u64 done)
+{
+	unsigned int max = READ_ONCE(arr->sync_speed_max);
+	unsigned long due;
+
+	if (!max)
+		return;
+	due = start + msecs_to_jiffies(div64_u64(done, max) * 1000 / 1024);
+	while (time_before(jiffies, due) && !kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule_timeout(due - jiffies);
+		__set_current_state(TASK_RUNNING);
+		max = READ_ONCE(arr->sync_speed_max);
+		if (!max)
+			break;
+	}
+}
+
 /* Rebuild the member's rows from @rc->done on; 0 or the error that stopped it. */
 static int oreblk_recover_run(struct oreblk_array *arr,
 			      struct oreblk_recovery *rc)
@@ -70,6 +94,8 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 	const struct ore_layout *l = &arr->layout;
 	struct ore_store *store = arr->members[rc->member].store;
 	u64 U = l->stripe_length, su = l->stripe_unit, rows, loff;
+	u64 from = rc->done;
+	unsigned long start = jiffies;
 	int err;
 
 	while (rc->done < arr->data_size) {
@@ -90,6 +116,7 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 		rc->done += rows * su;
 		ore_store_set_recovery_offset(store, rc->done);
 		WRITE_ONCE(arr->sync_done, rc->done);
+		oreblk_recover_throttle(arr, start, rc->done - from);
 		cond_resched();
 	}
 	return store->ops->flush(store, 0);

@@ -116,5 +116,6 @@ bool oreblk_sb_split(const struct oreblk_sb *a, const struct oreblk_sb *b)
 	u32 idx = le32_to_cpu(b->member_index);
 
 	return a->events == b->events && idx < OREBLK_MAX_MEMBERS &&
-	       (le64_to_cpu(a->faulty_map) >> idx) & 1;
+	       (le64_to_cpu(a->faulty_map) >> idx) & 1 &&
+	       !((le64_to_cpu(b->faulty_map) >> idx) & 1);
 }

@@ -13,6 +13,7 @@
  *   sync_action          "recover" while a new member is rebuilt, "idle"
  *   sync_completed       "DONE / TOTAL" sectors of the member rebuilt, or
  *                        "none" (md's format)
+ *   sync_speed_max       (rw) rebuild rate limit, KiB/s; 0: none
  *   stripe_cache_size    (rw) stripe cache entries allowed, 0 .. 65536;
  *                        an entry is one page per data column
  *   stripe_cache_active  entries allocated
@@ -138,6 +139,28 @@ static ssize_t sync_completed_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(sync_completed);
 
+static ssize_t sync_speed_max_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(oreblk_dev_array(dev)->sync_speed_max));
+}
+
+static ssize_t sync_speed_max_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	unsigned int kib;
+	int err;
+
+	err = kstrtouint(buf, 10, &kib);
+	if (err)
+		return err;
+	WRITE_ONCE(oreblk_dev_array(dev)->sync_speed_max, kib);
+	return count;
+}
+static DEVICE_ATTR_RW(sync_speed_max);
+
 static ssize_t stripe_cache_size_show(struct device *dev,
 				      struct device_attribute *attr, char *buf)
 {
@@ -214,6 +237,7 @@ static struct attribute *oreblk_attrs[] = {
 	&dev_attr_members.attr,
 	&dev_attr_sync_action.attr,
 	&dev_attr_sync_completed.attr,
+	&dev_attr_sync_speed_max.attr,
 	&dev_attr_stripe_cache_size.attr,
 	&dev_attr_stripe_cache_active.attr,
 	&dev_attr_stripe_cache_hits.attr,

@@ -46,9 +46,11 @@ int oreblk_sb_check(const struct oreblk_sb *sb, u64 dev_size,
 bool oreblk_sb_agree(const struct oreblk_sb *a, const struct oreblk_sb *b);
 
 /*
- * oreblk_sb_split - does @a mark @b faulty at the same events count? Two
- * authoritative superblocks that do mean the array ran split (each half
- * assembled without the other): assembly is refused.
+ * oreblk_sb_split - does @a mark @b faulty at the same events count, while
+ * @b's own superblock does not? Two authoritative superblocks that do mean
+ * the array ran split (each half assembled without the other): assembly is
+ * refused. A member that knows itself faulty (a new member whose rebuild
+ * was interrupted) is no split: it is left out.
  */
 bool oreblk_sb_split(const struct oreblk_sb *a, const struct oreblk_sb *b);
 

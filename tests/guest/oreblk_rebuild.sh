@@ -7,13 +7,14 @@
 # the superblocks say so; then a *different* member fails (two for RAID6):
 # the data must still read back, now served by the rebuilt member (which
 # proves it holds the right data). Last, the array assembles from its
-# members after a stop, the rebuilt one included.
+# members after a stop, the rebuilt one included. A rebuild stopped half way
+# leaves the member out of the next assembly, and adding it again works.
 #
 # CHECK: oreblk_rebuild --disks 6 --disk-size 64M --timeout 900
 . /ore/tests/lib.sh
 . /ore/tests/oreblk_lib.sh
 
-ktap_plan 50
+ktap_plan 59
 
 A=/dev/oreblk0
 SYS=/sys/block/oreblk0/ore
@@ -105,6 +106,20 @@ one "--raid 5" raid5 1 /dev/vde "2" /dev/vda /dev/vdb /dev/vdc /dev/vdd
 check "raid5: assembles with the rebuilt member (member 2 left out)" sh -c \
 	"oreblk assemble $A /dev/vda /dev/vde /dev/vdc /dev/vdd >/dev/null && grep -q '^1 active' $SYS/members &&
 	 grep -q '^2 missing' $SYS/members"
+check "raid5: regions A and B read back" verify_ab
+# A rebuild stopped half way (sync_speed_max keeps it slow): the member
+# stays faulty on disk, assembly leaves it out (no "ran split" refusal),
+# and adding it again rebuilds it from the start.
+check "raid5: sync_speed_max 4096 KiB/s" sh -c "echo 4096 > $SYS/sync_speed_max && [ \$(cat $SYS/sync_speed_max) = 4096 ]"
+check "raid5: add /dev/vdb in member 2's place" sh -c "oreblk wipe /dev/vdb >/dev/null && oreblk add $A /dev/vdb"
+sleep 2
+check "raid5: the rate-limited rebuild is under way" recovering 2
+check "raid5: stop in the middle of the rebuild" oreblk stop $A
+check "raid5: the log says where it stopped" sh -c "dmesg | grep -q 'oreblk0: recovery of member 2 (/dev/vdb) stopped at data offset'"
+check "raid5: assembles with the half-rebuilt member given, leaves it out" sh -c \
+	"oreblk assemble $A /dev/vda /dev/vde /dev/vdb /dev/vdd >/dev/null && grep -q '^2 missing' $SYS/members"
+check "raid5: add it again, rebuilt to the end (--wait)" oreblk add $A /dev/vdb --wait
+check "raid5: member 2 active, array not degraded" member_in_sync 2 /dev/vdb
 check "raid5: regions A and B read back" verify_ab
 check "raid5: stop" oreblk stop $A
 

@@ -563,13 +563,19 @@ static void test_oreblk_sb_agree(void)
 	EXPECT(oreblk_sb_agree(&a, &b), "events, utime, faulty map disagree");
 }
 
-/* Same events and one marks the other faulty: split; else not. */
+/*
+ * Same events and one marks the other faulty while the other does not
+ * know it: split; else not.
+ */
 static void test_oreblk_sb_split(void)
 {
 	struct oreblk_sb a, b;
 
 	make_ob(&a, 0);		/* marks member OB_N - 1 faulty */
 	make_ob(&b, OB_N - 1);
+	EXPECT(!oreblk_sb_split(&a, &b),
+	       "b marks itself faulty too (a member being rebuilt): not split");
+	b.faulty_map = 0;	/* b's half ran without a */
 	EXPECT(oreblk_sb_split(&a, &b), "a marks b faulty at equal events");
 	EXPECT(!oreblk_sb_split(&b, &a), "b does not mark member 0 faulty");
 	b.events = htole64(le64toh(a.events) - 1);
