@@ -136,6 +136,10 @@ static void oreblk_sb_build(struct oreblk_array *arr, u32 idx,
 		memcpy(sb->member_uuids[i], m->uuid, OREBLK_UUID_SIZE);
 	}
 	sb->faulty_map = cpu_to_le64(faulty);
+	if (test_bit(OREBLK_M_REBUILDING, &arr->members[idx].flags)) {
+		sb->flags = cpu_to_le32(OREBLK_SB_FL_RECOVERING);
+		sb->recovery_offset = cpu_to_le64(arr->sync_checkpoint);
+	}
 	memcpy(sb->name, arr->name, OREBLK_NAME_LEN);
 	sb->csum = cpu_to_le32(oreblk_sb_csum(sb));
 }
@@ -427,6 +431,7 @@ struct oreblk_cand {
 	struct oreblk_sb *sb;	/* a page */
 	u32 idx;
 	bool use;
+	bool resume;	/* a member being rebuilt: resume at its offset */
 };
 
 static int oreblk_cand_open(struct oreblk_array *arr, struct oreblk_cand *c,
@@ -515,6 +520,7 @@ static int oreblk_pick_members(struct oreblk_cand *cands, u32 n,
 {
 	const struct oreblk_sb *ref = cands[0].sb, *fresh;
 	u32 nr = le32_to_cpu(ref->nr_members), i, j;
+	bool resuming = false;
 	u64 max_events = 0, faulty;
 
 	for (i = 0; i < n; i++) {
@@ -594,6 +600,12 @@ static int oreblk_pick_members(struct oreblk_cand *cands, u32 n,
 				c->path, i, le64_to_cpu(c->sb->events),
 				max_events);
 			c->use = false;
+		} else if ((faulty & (1ULL << i)) && !resuming &&
+			   (le32_to_cpu(c->sb->flags) & OREBLK_SB_FL_RECOVERING)) {
+			pr_info("%s (member %u) was being rebuilt: resuming at data offset %llu\n",
+				c->path, i, le64_to_cpu(c->sb->recovery_offset));
+			c->resume = true;
+			resuming = true;	/* one rebuild at a time */
 		} else if (faulty & (1ULL << i)) {
 			pr_warn("%s (member %u) is marked faulty; not used\n",
 				c->path, i);
@@ -703,7 +715,7 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 
 	bitmap_zero(lost, OREBLK_MAX_MEMBERS);
 	for (i = 0; i < arr->nr_members; i++)
-		if (!slot[i] || !slot[i]->use)
+		if (!slot[i] || !slot[i]->use || slot[i]->resume)
 			__set_bit(i, lost);
 	if (!oreblk_array_viable(arr, lost)) {
 		oreblk_msg(msg, "too many members missing: %u of %u usable (%*pbl missing), %s keeps its data with %u lost per group at most",
@@ -720,7 +732,7 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 		struct oreblk_member *m = &arr->members[i];
 		struct oreblk_cand *c = slot[i];
 
-		if (test_bit(i, lost)) {
+		if (test_bit(i, lost) && !(c && c->resume)) {
 			char name[24];
 
 			snprintf(name, sizeof(name), "missing-%u", i);
@@ -748,12 +760,23 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 		}
 		m->sb_file = c->file;
 		c->file = NULL;
+		if (c->resume) {
+			/* rebuilt below its offset: recover.c goes on from there */
+			arr->sync_checkpoint = le64_to_cpu(c->sb->recovery_offset);
+			ore_store_set_state(m->store, ORE_STORE_REBUILDING);
+			ore_store_set_recovery_offset(m->store,
+						      arr->sync_checkpoint);
+			__set_bit(OREBLK_M_REBUILDING, &m->flags);
+			atomic_inc(&arr->nr_failed);
+			continue;
+		}
 		active++;
 	}
 	for (i = 0; i < arr->nr_members; i++) {
 		arr->stores[i] = arr->members[i].store;
 		/* lost now but not on disk yet: say so on disk */
-		if (test_bit(i, lost) && !(faulty & (1ULL << i)))
+		if (test_bit(i, lost) && !(faulty & (1ULL << i)) &&
+		    !test_bit(OREBLK_M_REBUILDING, &arr->members[i].flags))
 			newly_lost = true;
 	}
 

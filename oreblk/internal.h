@@ -339,6 +339,8 @@ struct oreblk_member {
  * @sync_running: a recovery runs (for sysfs)
  * @sync_done: bytes of the member's data range rebuilt so far (for sysfs)
  * @sync_speed_max: rebuild rate limit in KiB/s, 0 for none (sysfs)
+ * @sync_checkpoint: the rebuilt (and flushed) bytes of the member being
+ *	rebuilt that its superblock records (under @sb_mutex)
  */
 struct oreblk_array {
 	struct list_head node;
@@ -378,6 +380,7 @@ struct oreblk_array {
 	bool sync_running;
 	u64 sync_done;
 	unsigned int sync_speed_max;
+	u64 sync_checkpoint;
 };
 
 int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
@@ -400,6 +403,7 @@ __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...);
  */
 int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca);
 void oreblk_recovery_stop(struct oreblk_array *arr);
+int oreblk_recovery_resume(struct oreblk_array *arr);
 void oreblk_recovery_free(struct oreblk_recovery *rc);
 
 /* ---------------------------------------------------------------------

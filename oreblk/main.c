@@ -87,6 +87,7 @@ static int oreblk_ctl_assemble(struct oreblk_ctl_assemble *ca)
 		goto out_ida;
 	}
 	list_add_tail(&arr->node, &oreblk_arrays);
+	oreblk_recovery_resume(arr);	/* a failure leaves the member faulty */
 	mutex_unlock(&oreblk_ctl_mutex);
 	kfree(paths);
 	return 0;

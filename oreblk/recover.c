@@ -14,9 +14,12 @@
  * in sync, and the superblocks say so (its faulty bit is cleared, events
  * raised).
  *
- * Until then the superblocks keep the member marked faulty: after a crash
- * or a stop during recovery the array assembles without it and the member
- * is added again (recovery starts from zero; no checkpoint yet).
+ * Until then the superblocks keep the member marked faulty, and the
+ * member's own superblock says it is being rebuilt and how far
+ * (OREBLK_SB_FL_RECOVERING, recovery_offset: a checkpoint every
+ * OREBLK_RECOVER_CHECKPOINT bytes, after a flush of the member). After a
+ * stop or a crash, assembly takes the member back as rebuilding from that
+ * offset and the thread goes on from there (oreblk_recovery_resume()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,6 +32,8 @@
 
 /* Bytes rebuilt per step (at least one stripe). */
 #define OREBLK_RECOVER_STEP	SZ_1M
+/* Bytes of the member rebuilt between two checkpoints in the superblocks. */
+#define OREBLK_RECOVER_CHECKPOINT	SZ_8M
 
 static void oreblk_recover_handover(struct work_struct *work)
 {
@@ -87,6 +92,25 @@ static void oreblk_recover_throttle(struct oreblk_array *arr,
 	}
 }
 
+/*
+ * Record in the superblocks how far the rebuild is, once what is below is
+ * on stable storage: after a crash or a stop, it resumes there.
+ */
+static int oreblk_recover_checkpoint(struct oreblk_array *arr,
+				     struct oreblk_recovery *rc,
+				     struct ore_store *store)
+{
+	int err = store->ops->flush(store, 0);
+
+	if (err)
+		return err;
+	mutex_lock(&arr->sb_mutex);
+	arr->sync_checkpoint = rc->done;
+	oreblk_write_sbs(arr);
+	mutex_unlock(&arr->sb_mutex);
+	return 0;
+}
+
 /* Rebuild the member's rows from @rc->done on; 0 or the error that stopped it. */
 static int oreblk_recover_run(struct oreblk_array *arr,
 			      struct oreblk_recovery *rc)
@@ -116,6 +140,11 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 		rc->done += rows * su;
 		ore_store_set_recovery_offset(store, rc->done);
 		WRITE_ONCE(arr->sync_done, rc->done);
+		if (rc->done - arr->sync_checkpoint >= OREBLK_RECOVER_CHECKPOINT) {
+			err = oreblk_recover_checkpoint(arr, rc, store);
+			if (err)
+				return err;
+		}
 		oreblk_recover_throttle(arr, start, rc->done - from);
 		cond_resched();
 	}
@@ -130,8 +159,8 @@ static int oreblk_recover_thread(void *data)
 	unsigned long start = jiffies;
 	int err;
 
-	pr_info("oreblk%d: recovery of member %u onto %s started (%llu bytes)\n",
-		arr->index, rc->member, m->path, arr->data_size);
+	pr_info("oreblk%d: recovery of member %u onto %s started at data offset %llu (%llu bytes)\n",
+		arr->index, rc->member, m->path, rc->done, arr->data_size);
 	err = oreblk_recover_run(arr, rc);
 	mutex_lock(&arr->sb_mutex);
 	clear_bit(OREBLK_M_REBUILDING, &m->flags);
@@ -145,14 +174,51 @@ static int oreblk_recover_thread(void *data)
 	} else {
 		if (!test_and_set_bit(OREBLK_M_FAULTY, &m->flags))
 			ore_store_set_state(m->store, ORE_STORE_FAILED);
-		pr_err("oreblk%d: recovery of member %u (%s) stopped at data offset %llu: %d; the member stays faulty\n",
-		       arr->index, rc->member, m->path, rc->done, err);
+		if (err == -EINTR)
+			pr_info("oreblk%d: recovery of member %u (%s) stopped at data offset %llu: it resumes from %llu at the next assembly\n",
+				arr->index, rc->member, m->path, rc->done,
+				arr->sync_checkpoint);
+		else
+			pr_err("oreblk%d: recovery of member %u (%s) failed at data offset %llu: %d; the member stays faulty\n",
+			       arr->index, rc->member, m->path, rc->done, err);
 	}
 	rc->result = err;
 	WRITE_ONCE(rc->running, false);
 	WRITE_ONCE(arr->sync_running, false);
 	mutex_unlock(&arr->sb_mutex);
 	return err;
+}
+
+/*
+ * Start the thread for @rc (member and offset set), the member already
+ * REBUILDING. On failure the member is faulty. Under sb_mutex.
+ */
+static int oreblk_recovery_start(struct oreblk_array *arr,
+				 struct oreblk_recovery *rc)
+{
+	struct oreblk_member *m = &arr->members[rc->member];
+	int err;
+
+	lockdep_assert_held(&arr->sb_mutex);
+	rc->running = true;
+	arr->recovery = rc;
+	WRITE_ONCE(arr->sync_done, rc->done);
+	WRITE_ONCE(arr->sync_running, true);
+	rc->task = kthread_run(oreblk_recover_thread, arr, "oreblk%d_recover",
+			       arr->index);
+	if (IS_ERR(rc->task)) {
+		err = PTR_ERR(rc->task);
+		rc->task = NULL;
+		rc->running = false;
+		WRITE_ONCE(arr->sync_running, false);
+		set_bit(OREBLK_M_FAULTY, &m->flags);
+		clear_bit(OREBLK_M_REBUILDING, &m->flags);
+		ore_store_set_state(m->store, ORE_STORE_FAILED);
+		return err;
+	}
+	/* the thread cannot end before we unlock sb_mutex */
+	get_task_struct(rc->task);
+	return 0;
 }
 
 /* Is @file's device a member already? Under sb_mutex. */
@@ -281,6 +347,7 @@ static int oreblk_install_member(struct oreblk_array *arr, u32 i,
 	/* in-flight I/O keeps seeing the old store: it stays until the end */
 	smp_wmb();
 	WRITE_ONCE(arr->stores[i], store);
+	arr->sync_checkpoint = 0;
 	set_bit(OREBLK_M_REBUILDING, &m->flags);
 	clear_bit(OREBLK_M_MISSING, &m->flags);
 	clear_bit(OREBLK_M_FAULTY, &m->flags);
@@ -356,28 +423,12 @@ int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca)
 	if (err)
 		goto out_unlock;
 	file = NULL;	/* the member's now */
-	rc->running = true;
-	arr->recovery = rc;
-	WRITE_ONCE(arr->sync_done, 0);
-	WRITE_ONCE(arr->sync_running, true);
-	rc->task = kthread_run(oreblk_recover_thread, arr, "oreblk%d_recover",
-			       arr->index);
-	if (IS_ERR(rc->task)) {
-		err = PTR_ERR(rc->task);
-		rc->task = NULL;
-		rc->running = false;
-		WRITE_ONCE(arr->sync_running, false);
-		set_bit(OREBLK_M_FAULTY, &arr->members[slot].flags);
-		clear_bit(OREBLK_M_REBUILDING, &arr->members[slot].flags);
-		ore_store_set_state(arr->members[slot].store, ORE_STORE_FAILED);
+	err = oreblk_recovery_start(arr, rc);
+	if (err)
 		oreblk_msg(msg, "cannot start the recovery thread: %d", err);
-		mutex_unlock(&arr->sb_mutex);
-		return err;
-	}
-	get_task_struct(rc->task);
 	mutex_unlock(&arr->sb_mutex);
 	ca->member = slot;
-	return 0;
+	return err;
 
 out_unlock:
 	mutex_unlock(&arr->sb_mutex);
@@ -385,5 +436,48 @@ out_unlock:
 out_put:
 	if (file)
 		bdev_fput(file);
+	return err;
+}
+
+/**
+ * oreblk_recovery_resume - go on with a rebuild found at assembly
+ * @arr: a running array (its disk made) that has a member REBUILDING
+ *	(oreblk_assemble() took it from its superblock's recovery offset)
+ *
+ * Return: 0 (also when there is nothing to resume), -ENOMEM, or the
+ * thread's start error (the member is then faulty).
+ */
+int oreblk_recovery_resume(struct oreblk_array *arr)
+{
+	struct oreblk_recovery *rc;
+	u32 i;
+	int err;
+
+	for (i = 0; i < arr->nr_members; i++)
+		if (test_bit(OREBLK_M_REBUILDING, &arr->members[i].flags))
+			break;
+	if (i == arr->nr_members)
+		return 0;
+	rc = oreblk_recovery_alloc(arr);
+	mutex_lock(&arr->sb_mutex);
+	if (!rc) {
+		pr_err("oreblk%d: no memory to resume the recovery of member %u: it stays faulty\n",
+		       arr->index, i);
+		set_bit(OREBLK_M_FAULTY, &arr->members[i].flags);
+		clear_bit(OREBLK_M_REBUILDING, &arr->members[i].flags);
+		ore_store_set_state(arr->members[i].store, ORE_STORE_FAILED);
+		mutex_unlock(&arr->sb_mutex);
+		return -ENOMEM;
+	}
+	rc->member = i;
+	rc->done = arr->sync_checkpoint;
+	err = oreblk_recovery_start(arr, rc);
+	mutex_unlock(&arr->sb_mutex);
+	if (err) {
+		pr_err("oreblk%d: cannot resume the recovery of member %u: %d\n",
+		       arr->index, i, err);
+		arr->recovery = NULL;
+		oreblk_recovery_free(rc);
+	}
 	return err;
 }

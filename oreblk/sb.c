@@ -54,7 +54,7 @@ static const char *oreblk_sb_fields(const struct oreblk_sb *sb, u64 dev_size,
 
 	if (le32_to_cpu(sb->version) != OREBLK_SB_VERSION)
 		return "superblock version not supported";
-	if (sb->flags)
+	if (le32_to_cpu(sb->flags) & ~OREBLK_SB_FL_RECOVERING)
 		return "unknown superblock flags";
 	if (!nr || nr > OREBLK_MAX_MEMBERS)
 		return "nr_members is not 1..64";
@@ -76,6 +76,15 @@ static const char *oreblk_sb_fields(const struct oreblk_sb *sb, u64 dev_size,
 		return "the data range does not fit the device";
 	if (le64_to_cpu(sb->array_size) != dsize / unit * l->super_stripe)
 		return "array_size does not match the layout and data_size";
+	if (le32_to_cpu(sb->flags) & OREBLK_SB_FL_RECOVERING) {
+		if (le64_to_cpu(sb->recovery_offset) > dsize ||
+		    le64_to_cpu(sb->recovery_offset) % 4096)
+			return "recovery_offset is beyond data_size or not a multiple of 4096";
+		if (!((faulty >> idx) & 1))
+			return "a recovering member is not marked faulty";
+	} else if (sb->recovery_offset) {
+		return "recovery_offset without the recovering flag";
+	}
 	if (memcmp(sb->member_uuids[idx], sb->member_uuid, OREBLK_UUID_SIZE))
 		return "member_uuid is not its own entry of the member table";
 	return NULL;

@@ -1017,6 +1017,9 @@ static int cmd_examine(int argc, char **argv)
 		for (j = 0; j < le32toh(sb.nr_members); j++)
 			printf(" %c", faulty & (1ull << j) ? 'F' : 'A');
 		printf("   (A active, F faulty)\n");
+		if (le32toh(sb.flags) & OREBLK_SB_FL_RECOVERING)
+			printf("     rebuilding : rebuilt up to data offset %" PRIu64 "\n",
+			       (uint64_t)le64toh(sb.recovery_offset));
 	}
 	return rc;
 }

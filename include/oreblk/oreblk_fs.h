@@ -48,7 +48,9 @@
  * @magic: OREBLK_SB_MAGIC
  * @version: OREBLK_SB_VERSION
  * @csum: CRC32C of the OREBLK_SB_SIZE bytes, this field as zero
- * @flags: none defined yet: must be zero
+ * @flags: OREBLK_SB_FL_* bits; no others
+ * (@flags and @recovery_offset describe this member alone: the other
+ * members' superblocks do not carry them)
  * @array_uuid: identity of the array, the same on every member
  * @member_uuid: identity of this member, == @member_uuids[@member_index]
  * @member_index: this member's ORE component number, 0 .. @nr_members - 1
@@ -74,6 +76,9 @@
  *	the superblocks with the highest @events are authoritative
  * @name: array name, NUL padded, informational
  * @member_uuids: @member_uuid of every member, by member index
+ * @recovery_offset: with OREBLK_SB_FL_RECOVERING, bytes of this member's
+ *	data range already rebuilt (and flushed), a multiple of 4096 up to
+ *	@data_size: the rebuild resumes there; 0 otherwise
  * @reserved: zeros
  */
 struct oreblk_sb {
@@ -100,9 +105,16 @@ struct oreblk_sb {
 	__le64 faulty_map;
 	char   name[OREBLK_NAME_LEN];
 	__u8   member_uuids[OREBLK_MAX_MEMBERS][OREBLK_UUID_SIZE];
-	__u8   reserved[OREBLK_SB_SIZE - 168 -
+	__le64 recovery_offset;
+	__u8   reserved[OREBLK_SB_SIZE - 176 -
 			OREBLK_MAX_MEMBERS * OREBLK_UUID_SIZE];
 };
+
+/*
+ * &oreblk_sb.flags: this member is a new one being rebuilt (its bit is set
+ * in @faulty_map until the rebuild is over); valid below @recovery_offset.
+ */
+#define OREBLK_SB_FL_RECOVERING	(1u << 0)
 
 /* ---------------------------------------------------------------------
  * The control device, /dev/oreblk-control (misc). Every ioctl needs

@@ -14,7 +14,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/oreblk_lib.sh
 
-ktap_plan 59
+ktap_plan 61
 
 A=/dev/oreblk0
 SYS=/sys/block/oreblk0/ore
@@ -107,18 +107,39 @@ check "raid5: assembles with the rebuilt member (member 2 left out)" sh -c \
 	"oreblk assemble $A /dev/vda /dev/vde /dev/vdc /dev/vdd >/dev/null && grep -q '^1 active' $SYS/members &&
 	 grep -q '^2 missing' $SYS/members"
 check "raid5: regions A and B read back" verify_ab
-# A rebuild stopped half way (sync_speed_max keeps it slow): the member
-# stays faulty on disk, assembly leaves it out (no "ran split" refusal),
-# and adding it again rebuilds it from the start.
+# A rebuild stopped half way (sync_speed_max keeps it slow): the member's
+# superblock keeps its checkpoint, the next assembly takes it back as
+# rebuilding (no "ran split" refusal) and the rebuild resumes from the
+# checkpoint, not from zero.
 check "raid5: sync_speed_max 4096 KiB/s" sh -c "echo 4096 > $SYS/sync_speed_max && [ \$(cat $SYS/sync_speed_max) = 4096 ]"
 check "raid5: add /dev/vdb in member 2's place" sh -c "oreblk wipe /dev/vdb >/dev/null && oreblk add $A /dev/vdb"
-sleep 2
 check "raid5: the rate-limited rebuild is under way" recovering 2
+# past the first checkpoint (8 MiB = 16384 sectors), well before the end
+past_checkpoint() {
+	local n=0 done
+	while :; do
+		done=$(ob_sys 0 sync_completed | cut -d' ' -f1)
+		[ "$done" != none ] && [ "$done" -ge 20480 ] && return 0
+		n=$((n + 1))
+		[ $n -lt 300 ] || return 1
+		sleep 0.2
+	done
+}
+check "raid5: the rebuild passes 10 MiB" past_checkpoint
 check "raid5: stop in the middle of the rebuild" oreblk stop $A
-check "raid5: the log says where it stopped" sh -c "dmesg | grep -q 'oreblk0: recovery of member 2 (/dev/vdb) stopped at data offset'"
-check "raid5: assembles with the half-rebuilt member given, leaves it out" sh -c \
-	"oreblk assemble $A /dev/vda /dev/vde /dev/vdb /dev/vdd >/dev/null && grep -q '^2 missing' $SYS/members"
-check "raid5: add it again, rebuilt to the end (--wait)" oreblk add $A /dev/vdb --wait
+# resume_at: the checkpoint the stopped rebuild gave (at least 8 MiB)
+resume_at() {
+	dmesg | sed -n 's/.*recovery of member 2 (\/dev\/vdb) stopped at data offset [0-9]*: it resumes from \([0-9]*\) .*/\1/p' | tail -n 1
+}
+stopped_at_checkpoint() { [ "$(resume_at)" -ge 8388608 ]; }
+resumed_there() {
+	dmesg | grep -q "recovery of member 2 onto /dev/vdb started at data offset $(resume_at) "
+}
+check "raid5: the log says where it stopped, a checkpoint of 8 MiB or more" stopped_at_checkpoint
+check "raid5: assembles with the half-rebuilt member: rebuilding again" sh -c \
+	"oreblk assemble $A /dev/vda /dev/vde /dev/vdb /dev/vdd >/dev/null"
+check "raid5: the rebuild resumed from its checkpoint, not from zero" resumed_there
+check "raid5: the resumed rebuild finishes" wait_idle
 check "raid5: member 2 active, array not degraded" member_in_sync 2 /dev/vdb
 check "raid5: regions A and B read back" verify_ab
 check "raid5: stop" oreblk stop $A

@@ -485,7 +485,10 @@ static const struct ob_case ob_cases[] = {
 	{ OB(magic), 0, 1, -ENODATA, OB_DEV, "no oreblk superblock" },
 	{ OB(name), 'y', 1, -EUCLEAN, OB_DEV, "superblock checksum mismatch" },
 	{ OB(version), 2, 0, -EINVAL, OB_DEV, "superblock version not supported" },
-	{ OB(flags), 1, 0, -EINVAL, OB_DEV, "unknown superblock flags" },
+	{ OB(flags), 2, 0, -EINVAL, OB_DEV, "unknown superblock flags" },
+	{ OB(flags), 1, 0, -EINVAL, OB_DEV, "a recovering member is not marked faulty" },
+	{ OB(recovery_offset), 4096, 0, -EINVAL, OB_DEV,
+	  "recovery_offset without the recovering flag" },
 	{ OB(nr_members), 0, 0, -EINVAL, OB_DEV, "nr_members is not 1..64" },
 	{ OB(nr_members), OREBLK_MAX_MEMBERS + 1, 0, -EINVAL, OB_DEV, "nr_members is not 1..64" },
 	{ OB(member_index), OB_N, 0, -EINVAL, OB_DEV, "member_index is beyond nr_members" },
@@ -563,6 +566,37 @@ static void test_oreblk_sb_agree(void)
 	EXPECT(oreblk_sb_agree(&a, &b), "events, utime, faulty map disagree");
 }
 
+/* A member being rebuilt: the flag, its own faulty bit, a sane offset. */
+static void test_oreblk_sb_recovering(void)
+{
+	static const uint64_t bad[] = { 100, (32ULL << 20) + 4096 };
+	struct oreblk_sb sb;
+	struct ore_layout l;
+	const char *why;
+	size_t i;
+	int err;
+
+	make_ob(&sb, OB_N - 1);		/* marked faulty by every member */
+	sb.flags = htole32(OREBLK_SB_FL_RECOVERING);
+	sb.recovery_offset = htole64(8192);
+	sb.csum = htole32(oreblk_sb_csum(&sb));
+	err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+	EXPECT(!err, "recovering member at 8192: %d %s", err, why ? why : "");
+	sb.recovery_offset = htole64(32ULL << 20);
+	sb.csum = htole32(oreblk_sb_csum(&sb));
+	EXPECT(!oreblk_sb_check(&sb, OB_DEV, &l, &why),
+	       "recovering member at data_size: %s", why);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		sb.recovery_offset = htole64(bad[i]);
+		sb.csum = htole32(oreblk_sb_csum(&sb));
+		err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+		EXPECT(err == -EINVAL && why &&
+		       !strcmp(why, "recovery_offset is beyond data_size or not a multiple of 4096"),
+		       "recovery_offset %llu: %d %s", (unsigned long long)bad[i],
+		       err, why ? why : "");
+	}
+}
+
 /*
  * Same events and one marks the other faulty while the other does not
  * know it: split; else not.
@@ -597,6 +631,7 @@ static const struct {
 	{ "oreblk_sb_malformed", test_oreblk_sb_malformed },
 	{ "oreblk_sb_agree", test_oreblk_sb_agree },
 	{ "oreblk_sb_split", test_oreblk_sb_split },
+	{ "oreblk_sb_recovering", test_oreblk_sb_recovering },
 };
 
 int main(void)
