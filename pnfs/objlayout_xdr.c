@@ -776,7 +776,7 @@ int pnfs_osd_raid_from_ore(u32 raid_algorithm, u32 *wire)
  *	@map->odm_num_comps devices, derived fields filled in
  * @why: on error, what is wrong (a static string)
  *
- * RFC 5664 5.4: the components are @map->odm_num_comps = group_width *
+ * RFC 5664: the components are @map->odm_num_comps = group_width *
  * group_count * (odm_mirror_cnt + 1), the copies of a component adjacent
  * (ORE's component order). group_width 0 with group_depth 0 means one
  * group of every component; ORE then gets a group_depth of 2^32 - 1,
@@ -855,7 +855,7 @@ int pnfs_osd_map_to_ore(const struct pnfs_osd_data_map *map,
  * @why: on error, what is wrong (a static string)
  *
  * A layout of one group is sent without nesting (group_width and
- * group_depth 0), as RFC 5664 5.4.2 asks.
+ * group_depth 0), as RFC 5664 asks of a map without nesting.
  *
  * Return: 0, or -EINVAL if ore_layout_check() refuses @layout.
  */

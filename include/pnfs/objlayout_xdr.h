@@ -13,10 +13,10 @@
  *	lou_body of LAYOUTCOMMIT	struct pnfs_osd_layoutupdate4
  *	lrf_body of LAYOUTRETURN	struct pnfs_osd_layoutreturn4
  *
- * The wire (RFC 5664 sections 5, 6, 7.1 and 8.1; RFC 4506 encoding: big
- * endian, every item a multiple of 4 bytes, opaque<> and string<> a
- * 4-byte length then the bytes then zero padding to 4, fixed opaque[n]
- * padded likewise, bool a 4-byte 0 or 1, enums 4 bytes):
+ * The wire (RFC 5664; RFC 4506 encoding: big endian, every item a
+ * multiple of 4 bytes, opaque<> and string<> a 4-byte length then the
+ * bytes then zero padding to 4, fixed opaque[n] padded likewise, bool a
+ * 4-byte 0 or 1, enums 4 bytes):
  *
  *	struct pnfs_osd_objid4 {
  *		deviceid4	oid_device_id;		opaque[16]
@@ -135,7 +135,7 @@
 #define PNFS_OSD_IOERR_XDR_SIZE		(PNFS_OSD_OBJID_XDR_SIZE + 24)
 
 /**
- * enum pnfs_osd_raid_algorithm4 - odm_raid_algorithm (RFC 5664 5.4.4)
+ * enum pnfs_osd_raid_algorithm4 - odm_raid_algorithm (RFC 5664)
  * @PNFS_OSD_RAID_0: striping, no parity (ORE_RAID0)
  * @PNFS_OSD_RAID_4: parity on the last component of each group (ORE_RAID4)
  * @PNFS_OSD_RAID_5: rotating parity (ORE_RAID5)
@@ -249,7 +249,7 @@ struct pnfs_osd_object_cred {
 };
 
 /**
- * struct pnfs_osd_data_map - pnfs_osd_data_map4 (RFC 5664 5.4)
+ * struct pnfs_osd_data_map - pnfs_osd_data_map4 (RFC 5664)
  * @odm_num_comps: components of the whole map
  * @odm_stripe_unit: bytes of a stripe unit
  * @odm_group_width: components per group, parity included but not the
@@ -284,7 +284,7 @@ struct pnfs_osd_layout {
 };
 
 /**
- * struct pnfs_osd_deviceaddr - pnfs_osd_deviceaddr4 (RFC 5664 6)
+ * struct pnfs_osd_deviceaddr - pnfs_osd_deviceaddr4 (RFC 5664)
  * @oda_targetid_type: &enum pnfs_osd_targetid_type4
  * @oda_targetid: oti_scsi_name or oti_scsi_device_id; empty for
  *	OBJ_TARGET_ANON
@@ -310,7 +310,7 @@ struct pnfs_osd_deviceaddr {
 };
 
 /**
- * struct pnfs_osd_layoutupdate - pnfs_osd_layoutupdate4 (RFC 5664 7.1)
+ * struct pnfs_osd_layoutupdate - pnfs_osd_layoutupdate4 (RFC 5664)
  * @dsu_valid: @dsu_delta is sent
  * @dsu_delta: change of the space the file uses, bytes
  * @olu_ioerr_flag: the client saw I/O errors (it reports them in
