@@ -1,6 +1,6 @@
 #!/bin/bash
 # Run the userspace unit tests (make -C tests/unit check: the pure files of
-# docs/sources.md, layout, r4w and the on-disk formats; make -C tools
+# docs/sources.md, layout, r4w, the on-disk formats and the pNFS XDR; make -C tools
 # check: the userspace ORE library, mkfs.exofs and fsck.exofs) and count their KTAP lines. Log: build/results/unit.log; counts: build/results/unit.counts.
 # A failing make with no "not ok" line counts as one failure.
 set -u

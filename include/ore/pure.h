@@ -39,6 +39,7 @@ typedef uint64_t u64;
 typedef uint32_t u32;
 typedef uint16_t u16;
 typedef uint8_t u8;
+typedef int64_t s64;
 
 #define le16_to_cpu(x)	le16toh(x)
 #define le32_to_cpu(x)	le32toh(x)
