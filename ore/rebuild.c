@@ -25,7 +25,7 @@ static int ore_rebuild_io(const struct ore_layout *layout,
 			  ore_on_dev_error_fn on_dev_error, void *private)
 {
 	struct ore_io_state *ios;
-	int err;
+	int err, ioerr;
 
 	err = ore_get_rw_state(layout, oc, !write, offset, length, &ios);
 	if (err)
@@ -35,8 +35,10 @@ static int ore_rebuild_io(const struct ore_layout *layout,
 	ios->private = private;
 	ore_priv(ios)->rebuild_only = write;
 	err = write ? ore_write(ios) : ore_read(ios);
+	/* report the failed components also when the I/O failed as a whole */
+	ioerr = ore_check_io(ios, on_dev_error);
 	if (!err)
-		err = ore_check_io(ios, on_dev_error);
+		err = ioerr;
 	/* writes go to the rebuilding stores only: any failure is theirs */
 	if (!err && write && ios->nr_failed)
 		err = -EIO;
