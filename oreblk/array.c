@@ -39,7 +39,6 @@
 #include "internal.h"
 
 /* Print a reason and keep it for the caller (the ioctl's msg). */
-/* Say why in @msg (OREBLK_MSG_LEN bytes) and in the log. */
 __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...)
 {
 	va_list args;
