@@ -342,6 +342,25 @@ void oreblk_member_failed(struct oreblk_array *arr, u32 member, u64 offset,
 }
 
 /**
+ * oreblk_store_failed - ORE reports that a member's store failed an I/O
+ * @arr: the array
+ * @comp: the component (member index)
+ * @store: the store that failed
+ * @offset: offset of the failure in the member's data range
+ * @error: the error
+ *
+ * Any context. Fails the member as oreblk_member_failed() does, unless
+ * @store is not the member's any more: it was replaced (oreblk add) after
+ * the I/O started, and its late errors are no news of the member.
+ */
+void oreblk_store_failed(struct oreblk_array *arr, u32 comp,
+			 struct ore_store *store, u64 offset, int error)
+{
+	if (comp < arr->nr_members && READ_ONCE(arr->stores[comp]) == store)
+		oreblk_member_failed(arr, comp, offset, error);
+}
+
+/**
  * oreblk_fail_member - take a member out of service on request
  * @arr: the array
  * @member: member index

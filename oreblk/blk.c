@@ -140,11 +140,8 @@ static void oreblk_on_dev_error(struct ore_io_state *ios, u32 comp,
 				struct ore_store *store, u64 offset, int error)
 {
 	struct oreblk_piece *piece = ios->private;
-	struct oreblk_array *arr = piece->cmd->arr;
 
-	/* a store replaced since this I/O started is not the member's now */
-	if (comp < arr->nr_members && READ_ONCE(arr->stores[comp]) == store)
-		oreblk_member_failed(arr, comp, offset, error);
+	oreblk_store_failed(piece->cmd->arr, comp, store, offset, error);
 }
 
 static void oreblk_piece_done(struct ore_io_state *ios, void *private)

@@ -257,8 +257,6 @@ struct oreblk_retired {
  * struct oreblk_recovery - the rebuild of one member (recover.c)
  * @member: the member being rebuilt
  * @done: bytes of its data range rebuilt (its recovery offset)
- * @running: the thread works on it
- * @result: 0 or the error that ended it
  * @task: the thread (a reference held)
  * @max_rows: stripe rows per step
  * @pages: the buffer of one step
@@ -269,8 +267,6 @@ struct oreblk_retired {
 struct oreblk_recovery {
 	u32 member;
 	u64 done;
-	bool running;
-	int result;
 	struct task_struct *task;
 	u64 max_rows;
 	struct page **pages;
@@ -388,6 +384,8 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 void oreblk_array_free(struct oreblk_array *arr);
 void oreblk_member_failed(struct oreblk_array *arr, u32 member, u64 offset,
 			  int error);
+void oreblk_store_failed(struct oreblk_array *arr, u32 comp,
+			 struct ore_store *store, u64 offset, int error);
 bool oreblk_hold_for_sb(struct oreblk_array *arr, struct oreblk_cmd *cmd);
 int oreblk_fail_member(struct oreblk_array *arr, u32 member, char *msg);
 bool oreblk_array_viable(struct oreblk_array *arr, const unsigned long *lost);

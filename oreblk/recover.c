@@ -62,10 +62,7 @@ static void oreblk_recover_dev_error(struct ore_io_state *ios, u32 comp,
 				     struct ore_store *store, u64 offset,
 				     int error)
 {
-	struct oreblk_array *arr = ios->private;
-
-	if (comp < arr->nr_members && READ_ONCE(arr->stores[comp]) == store)
-		oreblk_member_failed(arr, comp, offset, error);
+	oreblk_store_failed(ios->private, comp, store, offset, error);
 }
 
 /*
@@ -182,11 +179,17 @@ static int oreblk_recover_thread(void *data)
 			pr_err("oreblk%d: recovery of member %u (%s) failed at data offset %llu: %d; the member stays faulty\n",
 			       arr->index, rc->member, m->path, rc->done, err);
 	}
-	rc->result = err;
-	WRITE_ONCE(rc->running, false);
 	WRITE_ONCE(arr->sync_running, false);
 	mutex_unlock(&arr->sb_mutex);
 	return err;
+}
+
+/* A rebuild that cannot go on: the member is faulty again. Under sb_mutex. */
+static void oreblk_recovery_abandon(struct oreblk_member *m)
+{
+	set_bit(OREBLK_M_FAULTY, &m->flags);
+	clear_bit(OREBLK_M_REBUILDING, &m->flags);
+	ore_store_set_state(m->store, ORE_STORE_FAILED);
 }
 
 /*
@@ -200,7 +203,6 @@ static int oreblk_recovery_start(struct oreblk_array *arr,
 	int err;
 
 	lockdep_assert_held(&arr->sb_mutex);
-	rc->running = true;
 	arr->recovery = rc;
 	WRITE_ONCE(arr->sync_done, rc->done);
 	WRITE_ONCE(arr->sync_running, true);
@@ -209,11 +211,8 @@ static int oreblk_recovery_start(struct oreblk_array *arr,
 	if (IS_ERR(rc->task)) {
 		err = PTR_ERR(rc->task);
 		rc->task = NULL;
-		rc->running = false;
 		WRITE_ONCE(arr->sync_running, false);
-		set_bit(OREBLK_M_FAULTY, &m->flags);
-		clear_bit(OREBLK_M_REBUILDING, &m->flags);
-		ore_store_set_state(m->store, ORE_STORE_FAILED);
+		oreblk_recovery_abandon(m);
 		return err;
 	}
 	/* the thread cannot end before we unlock sb_mutex */
@@ -378,7 +377,7 @@ int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca)
 			   arr->index);
 		return -EINVAL;
 	}
-	if (arr->recovery && READ_ONCE(arr->recovery->running)) {
+	if (READ_ONCE(arr->sync_running)) {
 		oreblk_msg(msg, "oreblk%d: a recovery is running already",
 			   arr->index);
 		return -EBUSY;
@@ -463,9 +462,7 @@ int oreblk_recovery_resume(struct oreblk_array *arr)
 	if (!rc) {
 		pr_err("oreblk%d: no memory to resume the recovery of member %u: it stays faulty\n",
 		       arr->index, i);
-		set_bit(OREBLK_M_FAULTY, &arr->members[i].flags);
-		clear_bit(OREBLK_M_REBUILDING, &arr->members[i].flags);
-		ore_store_set_state(arr->members[i].store, ORE_STORE_FAILED);
+		oreblk_recovery_abandon(&arr->members[i]);
 		mutex_unlock(&arr->sb_mutex);
 		return -ENOMEM;
 	}
