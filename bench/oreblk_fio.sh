@@ -24,7 +24,8 @@
 # job with perf record -a -e cpu-clock and print the top symbols),
 # rmw=both (RAID6: run oreblk a second time with ore.raid6_rmw=0, always
 # reconstruct-write, reported as "raid6rcw": before/after of RAID6
-# read-modify-write in one run). levels=6w is RAID6 over 8 disks (needs
+# read-modify-write in one run; the rcw run goes second in odd rounds and
+# first in even ones). levels=6w is RAID6 over 8 disks (needs
 # --disks 8), where RAID6 rmw reads fewer pages than rcw for a 4 KiB write
 # (3 against 5; over 6 disks it is 3 against 3, a tie that stays rcw).
 . /ore/tests/lib.sh
@@ -100,6 +101,15 @@ ob_stats() {
 	echo "   oreblk stats: stripe cache hits $(cat $s/stripe_cache_hits) misses $(cat $s/stripe_cache_misses) active $(cat $s/stripe_cache_active); stripe lock waits $(cat $s/stripe_lock_waits)"
 }
 
+# ob_rcw NAME LEVEL N: the jobs again with ore.raid6_rmw=0 (always rcw)
+ob_rcw() {
+	echo "== raid$2 over $3 disks: oreblk, raid6_rmw=0 (always rcw)"
+	echo 0 > /sys/module/ore/parameters/raid6_rmw
+	run_all "ob${1}rcw" /dev/oreblk0
+	ob_stats
+	echo 1 > /sys/module/ore/parameters/raid6_rmw
+}
+
 # ob_level NAME LEVEL N DEVS... / md_level NAME LEVEL N DEVS...: one array,
 # every job (NAME: the results' name, 5, 6 or 6w)
 ob_level() {
@@ -107,14 +117,15 @@ ob_level() {
 	shift 3
 	echo "== raid$level over $n disks: oreblk"
 	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" "$@" || exit 1
+	# rmw=both: the rcw run goes first in even rounds, so that neither
+	# setting always gets the array second
+	if [ "$level" = 6 ] && [ -n "$RMW" ] && [ $((round % 2)) -eq 0 ]; then
+		ob_rcw "$name" "$level" "$n"
+	fi
 	run_all "ob$name" /dev/oreblk0
 	ob_stats
-	if [ "$level" = 6 ] && [ -n "$RMW" ]; then
-		echo "== raid$level over $n disks: oreblk, raid6_rmw=0 (always rcw)"
-		echo 0 > /sys/module/ore/parameters/raid6_rmw
-		run_all "ob${name}rcw" /dev/oreblk0
-		ob_stats
-		echo 1 > /sys/module/ore/parameters/raid6_rmw
+	if [ "$level" = 6 ] && [ -n "$RMW" ] && [ $((round % 2)) -eq 1 ]; then
+		ob_rcw "$name" "$level" "$n"
 	fi
 	oreblk stop /dev/oreblk0 || exit 1
 	oreblk wipe "$@"
@@ -156,20 +167,24 @@ while [ $round -le "$ROUNDS" ]; do
 	done
 	round=$((round + 1))
 done
+spread() {	# spread FILE: lowest and highest IOPS over the rounds
+	awk 'NR == 1 || $2 < lo { lo = $2 } NR == 1 || $2 > hi { hi = $2 } END { printf "%d-%d", lo, hi }' "$1"
+}
 mean() {	# mean FILE: mean of the two columns over the rounds
 	awk '{ a += $1; b += $2; n++ } END { if (n) printf "%.1f %d\n", a / n, b / n; else print "0 0" }' "$1"
 }
 
 echo
-echo "== oreblk against md (same disks, chunk 64K, iodepth 16, direct, ${RUNTIME}s per job, mean of $ROUNDS round(s))"
-printf '%-16s %12s %9s %12s %9s %8s\n' job "oreblk MB/s" IOPS "md MB/s" IOPS ratio
+echo "== oreblk against md (same disks, chunk 64K, iodepth 16, direct, ${RUNTIME}s per job, mean of $ROUNDS round(s), ratio of the means)"
+printf '%-18s %12s %9s %12s %9s %8s  %s\n' job "oreblk MB/s" IOPS "md MB/s" IOPS ratio "IOPS min-max: oreblk, md"
 for level in $LEVELS; do
 	for job in $JOBS; do
 		for ob in ob$level ob${level}rcw; do
 			[ -f $OUT/$ob.$job ] || continue
 			set -- $(mean $OUT/$ob.$job) $(mean $OUT/md$level.$job)
 			ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-			printf '%-16s %12s %9s %12s %9s %8s\n' "raid${ob#ob} $job" "$1" "$2" "$3" "$4" "$ratio"
+			printf '%-18s %12s %9s %12s %9s %8s  %s, %s\n' "raid${ob#ob} $job" "$1" "$2" "$3" "$4" "$ratio" \
+				"$(spread $OUT/$ob.$job)" "$(spread $OUT/md$level.$job)"
 		done
 	done
 done

@@ -948,6 +948,155 @@ static void ot_eng_raid6_rmw(struct ot_ctx *ctx)
 	ot_eng_put(&e);
 }
 
+/* Page rows of the largest stripe unit of ot_eng_raid6_rmw_random(). */
+#define OT_R6_MAX_ROWS	4
+
+/*
+ * The model's choice for the partial stripes of a write [@off, @off + @len)
+ * (no cache): for each stripe it covers in part, rmw reads the n written
+ * pages and P and Q of each of the t touched page rows, rcw the t * dw - n
+ * other data pages of those rows; rmw when strictly fewer and no position
+ * of the stripe is lost. A stripe is lost when its row reaches @dead_from
+ * (an object offset: a failed store is 0, a rebuilding one its recovery
+ * offset, none U64_MAX). Adds to *@rmw and *@rcw.
+ */
+static void ot_r6_model(const struct ore_layout *l, u64 off, u64 len,
+			u64 dead_from, u32 *rmw, u32 *rcw)
+{
+	u64 U = l->stripe_length, s, end = off + len;
+	u32 rows = l->stripe_unit / PAGE_SIZE, dw = l->data_width;
+
+	for (s = rounddown(off, U); s < end; s += U) {
+		u64 a = max(off, s), b = min(end, s + U), p;
+		u32 n = (b - a) / PAGE_SIZE, t = 0, j;
+		u8 rowt[OT_R6_MAX_ROWS] = { 0 };
+		bool dead = (s / U + 1) * l->stripe_unit > dead_from;
+
+		if (a == s && b == s + U)
+			continue;	/* whole: no reads */
+		for (p = (a - s) / PAGE_SIZE; p < (b - s) / PAGE_SIZE; p++)
+			rowt[p % rows] = 1;
+		for (j = 0; j < rows; j++)
+			t += rowt[j];
+		if (!dead && n + 2 * t < t * dw - n)
+			(*rmw)++;
+		else
+			(*rcw)++;
+	}
+}
+
+/* @r random writes of 1 page up to two stripes, counted as the model says. */
+static void ot_r6_random_writes(struct ot_eng *e, unsigned int r,
+				u64 dead_from, u32 *nrmw)
+{
+	struct ot_ctx *ctx = e->ctx;
+	u64 U = e->layout.stripe_length;
+	u32 max_pages = min_t(u64, OT_ENG_MAX_PAGES, 2 * U / PAGE_SIZE);
+	unsigned int i;
+
+	for (i = 0; i < r && !ctx->failed; i++) {
+		u64 off = (u64)ot_rand(ctx, e->size / PAGE_SIZE) * PAGE_SIZE;
+		u64 len = min_t(u64, e->size - off,
+				(1 + ot_rand(ctx, max_pages)) * PAGE_SIZE);
+		long long rmw0 = atomic64_read(&ore_stats.rmw_stripes);
+		long long rcw0 = atomic64_read(&ore_stats.rcw_stripes);
+		u32 want_rmw = 0, want_rcw = 0;
+		int err;
+
+		ot_r6_model(&e->layout, off, len, dead_from, &want_rmw,
+			    &want_rcw);
+		ot_fill(ctx, e->shadow + off, len);
+		err = ot_eng_write(e, off, len, i & 1, false, NULL, NULL);
+		OT_EXPECT(ctx, !err, "write %llu+%llu: %d", off, len, err);
+		OT_EXPECT(ctx, atomic64_read(&ore_stats.rmw_stripes) - rmw0 ==
+			  want_rmw &&
+			  atomic64_read(&ore_stats.rcw_stripes) - rcw0 ==
+			  want_rcw,
+			  "gw %u write %llu+%llu: rmw %lld rcw %lld, model %u %u",
+			  e->layout.group_width, off, len,
+			  atomic64_read(&ore_stats.rmw_stripes) - rmw0,
+			  atomic64_read(&ore_stats.rcw_stripes) - rcw0,
+			  want_rmw, want_rcw);
+		*nrmw += want_rmw;
+	}
+}
+
+/*
+ * RAID6 read-modify-write over random partial ranges, group widths 4 .. 8
+ * (2 .. 6 data columns), stripe units of 1, 2 and 4 pages: writes of 1 page
+ * up to two stripes at random offsets, each stripe's rmw or rcw checked on
+ * the counters against the model (ot_r6_model), then every component on
+ * the stores against a recomputed image (data, P and Q of every row). rmw
+ * must be taken from 5 data columns up and never below (where it never
+ * reads fewer). Then with a store rebuilding (recovery offset half way):
+ * the stripes above it take rcw, those below still choose, and the image
+ * is still right. Then with a store failed: every partial stripe takes
+ * rcw, and with a second store failed too, everything reads back from P
+ * and Q.
+ */
+static void ot_eng_raid6_rmw_random(struct ot_ctx *ctx)
+{
+	static const u32 sus[] = { 4096, 8192, 16384 };
+	u32 gw, nrmw, total = 0;
+
+	for (gw = 4; gw <= 8 && !ctx->failed; gw++) {
+		struct ore_layout l = OT_L(ORE_RAID6, sus[gw % 3], gw, 1, 1, 1);
+		struct ore_store *sa, *sb;
+		struct ot_eng e;
+		u32 a, b;
+		u64 X;
+		int err;
+
+		if (!ot_eng_init(&e, ctx, &l, ctx->arg, 0x20400 + gw, gw))
+			return;
+		nrmw = 0;
+		ot_fill(ctx, e.shadow, e.size);
+		err = ot_eng_write(&e, 0, e.size, false, false, NULL, NULL);
+		OT_EXPECT(ctx, !err, "prefill: %d", err);
+		ot_r6_random_writes(&e, 48, U64_MAX, &nrmw);
+		if (!ot_eng_verify(&e))
+			goto out;
+
+		/* rebuilding store: stripes reaching X are lost, rcw */
+		a = ot_rand(ctx, gw);
+		sa = ot_comp_store(&e, a);
+		X = round_down(e.comp_size / 2, l.stripe_unit) + PAGE_SIZE;
+		ore_store_set_state(sa, ORE_STORE_REBUILDING);
+		ore_store_set_recovery_offset(sa, X);
+		ot_r6_random_writes(&e, 24, X, &nrmw);
+		ore_store_set_state(sa, ORE_STORE_IN_SYNC);
+		if (!ot_eng_check_read(&e, 0, e.size, false, NULL) ||
+		    !ot_eng_verify(&e))
+			goto out;
+
+		/* failed store: rcw (degraded); then a second one for reads */
+		ore_store_set_state(sa, ORE_STORE_FAILED);
+		ot_r6_random_writes(&e, 24, 0, &nrmw);
+		b = (a + 1 + ot_rand(ctx, gw - 1)) % gw;
+		sb = ot_comp_store(&e, b);
+		ore_store_set_state(sb, ORE_STORE_FAILED);
+		ot_eng_check_read(&e, 0, e.size, false, NULL);
+		ot_eng_check_read(&e, PAGE_SIZE,
+				  ot_eng_len(&e, 3 * e.layout.stripe_length), true,
+				  NULL);
+		ore_store_set_state(sb, ORE_STORE_IN_SYNC);
+		ore_store_set_state(sa, ORE_STORE_IN_SYNC);
+		err = ot_eng_write(&e, 0, e.size, false, false, NULL, NULL);
+		OT_EXPECT(ctx, !err, "rewrite: %d", err);
+		ot_eng_verify(&e);
+		/* n + 2t < dw t - n needs dw >= 5 (n >= t written pages) */
+		OT_EXPECT(ctx, (nrmw > 0) == (gw >= 7),
+			  "gw %u: %u stripes took rmw", gw, nrmw);
+		ot_diag(ctx, "gw %u su %u: %u stripes took rmw (failed %u, %u)",
+			gw, l.stripe_unit, nrmw, a, b);
+		total += nrmw;
+out:
+		ot_eng_remove(&e);
+		ot_eng_put(&e);
+	}
+	ot_diag(ctx, "%u stripes took rmw", total);
+}
+
 /* Layouts ore_verify_layout() must reject, and some it must take. */
 static void ot_eng_verify_layout(struct ot_ctx *ctx)
 {
@@ -1623,6 +1772,8 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_raid6_rmw_parity_every_subset", ot_eng_pq_rmw },
 	{ "engine_raid6_rmw_file_stores", ot_eng_raid6_rmw, 0 },
 	{ "engine_raid6_rmw_block_stores", ot_eng_raid6_rmw, 1 },
+	{ "engine_raid6_rmw_random_file_stores", ot_eng_raid6_rmw_random, 0 },
+	{ "engine_raid6_rmw_random_block_stores", ot_eng_raid6_rmw_random, 1 },
 	{ "engine_discard_raid0_groups", ot_eng_discard_case, 1 },
 	{ "engine_discard_raid1", ot_eng_discard_case, 2 },
 	{ "engine_discard_raid5_refused", ot_eng_discard_case, 4 },
