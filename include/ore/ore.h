@@ -300,6 +300,9 @@ int ore_check_io(struct ore_io_state *ios, ore_on_dev_error_fn on_dev_error);
 int ore_rebuild(const struct ore_layout *layout, struct ore_components *oc,
 		u64 offset, u64 length, struct page **pages,
 		ore_on_dev_error_fn on_dev_error, void *private);
+int ore_scrub(const struct ore_layout *layout, struct ore_components *oc,
+	      u64 offset, u64 length, bool repair, u64 *mismatches,
+	      ore_on_dev_error_fn on_dev_error, void *private);
 
 /* RAID6 read-modify-write of one page row (ore/raid.c; for the tests). */
 void ore_pq_rmw(void **delta, unsigned int data, void *p, void *q,

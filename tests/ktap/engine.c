@@ -1740,6 +1740,122 @@ out:
 	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), live0);
 }
 
+/* ore_scrub() over [0, @e->size) in steps of about 1 MiB of whole stripes. */
+static int ot_eng_scrub_all(struct ot_eng *e, bool repair, u64 *mm)
+{
+	u64 U = e->layout.stripe_length;
+	u64 step = max_t(u64, 1, SZ_1M / U) * U, off;
+	int err = 0;
+
+	*mm = 0;
+	for (off = 0; off < e->size && !err; off += step)
+		err = ore_scrub(&e->layout, &e->oc, off,
+				min_t(u64, step, e->size - off), repair, mm,
+				NULL, NULL);
+	return err;
+}
+
+/*
+ * ore_scrub(): a clean object checks with no mismatch. Then one page of P
+ * of one stripe row is overwritten (parity layouts: counts 1 for the row,
+ * plus 1 for each other copy of P, which now differs from copy 0) and, with
+ * mirrors, one page of copy 1 of a data unit (counts 1). A check counts them
+ * and writes nothing (the stale pages are still on the stores); a repair
+ * counts the same and rewrites them; a second check counts 0 and every
+ * component equals the model. A failed store: -ENODEV; a misaligned range
+ * or a layout without redundancy: -EINVAL.
+ */
+static void ot_eng_scrub_case(struct ot_ctx *ctx)
+{
+	const struct ore_layout *l;
+	long long live0 = atomic64_read(&ore_stats.ios_live);
+	u32 su, g, col, comp[2], n = 0, i;
+	u64 row, off, obj[2], U, mm, want = 0;
+	u8 *stale = NULL, *got = NULL;
+	struct ot_eng e;
+	int err;
+
+	if (!ot_eng_init(&e, ctx, &ot_layouts[ctx->arg], false,
+			 0x20c00 + ctx->arg, 0x20c00 + ctx->arg))
+		return;
+	l = &e.layout;
+	su = l->stripe_unit;
+	U = l->stripe_length;
+	if (!l->parity && l->mirrors_p1 < 2) {
+		OT_EXPECT_EQ(ctx, ore_scrub(l, &e.oc, 0, U, false, &mm, NULL,
+					    NULL), -EINVAL);
+		goto out;
+	}
+	ot_fill(ctx, e.shadow, e.size);
+	err = ot_eng_write(&e, 0, e.size, false, false, NULL, NULL);
+	if (!OT_EXPECT(ctx, !err, "write: %d", err))
+		goto out;
+	err = ot_eng_scrub_all(&e, false, &mm);
+	if (!OT_EXPECT(ctx, !err && !mm, "check of a clean object: %d, %llu mismatches",
+		       err, mm))
+		goto out;
+
+	/* the stripe after the first: a row > 0, an offset inside the object */
+	ot_map(l, e.size > U ? U : 0, &g, &row, &col, &off);
+	if (l->parity) {
+		comp[n] = ot_comp(l, g, ot_pos(l, row, l->data_width), 0);
+		obj[n++] = row * su + (su > PAGE_SIZE ? PAGE_SIZE : 0);
+		want += l->mirrors_p1;
+	}
+	if (l->mirrors_p1 > 1) {
+		comp[n] = ot_comp(l, g, ot_pos(l, row, 0), 1);
+		obj[n++] = row * su;
+		want++;
+	}
+	stale = vmalloc(PAGE_SIZE);
+	got = vmalloc(PAGE_SIZE);
+	if (!OT_EXPECT(ctx, stale && got, "no memory"))
+		goto out;
+	memset(stale, OT_STALE_BYTE, PAGE_SIZE);
+	for (i = 0; i < n; i++) {
+		err = ot_store_rw(ctx, ot_comp_store(&e, comp[i]), e.oc.oid,
+				  obj[i], stale, PAGE_SIZE, true, false,
+				  PAGE_SIZE);
+		if (!OT_EXPECT(ctx, !err, "overwriting component %u at %llu: %d",
+			       comp[i], obj[i], err))
+			goto out;
+	}
+
+	err = ot_eng_scrub_all(&e, false, &mm);
+	OT_EXPECT(ctx, !err && mm == want, "check: %d, %llu mismatches, expected %llu",
+		  err, mm, want);
+	for (i = 0; i < n; i++) {
+		err = ot_store_rw(ctx, ot_comp_store(&e, comp[i]), e.oc.oid,
+				  obj[i], got, PAGE_SIZE, false, false,
+				  PAGE_SIZE);
+		OT_EXPECT(ctx, !err && !memcmp(got, stale, PAGE_SIZE),
+			  "check wrote component %u at %llu (%d)", comp[i],
+			  obj[i], err);
+	}
+	err = ot_eng_scrub_all(&e, true, &mm);
+	OT_EXPECT(ctx, !err && mm == want, "repair: %d, %llu mismatches, expected %llu",
+		  err, mm, want);
+	err = ot_eng_scrub_all(&e, false, &mm);
+	OT_EXPECT(ctx, !err && !mm, "check after the repair: %d, %llu mismatches",
+		  err, mm);
+	ot_eng_verify(&e);
+
+	ore_store_set_state(ot_comp_store(&e, comp[0]), ORE_STORE_FAILED);
+	mm = 0;
+	OT_EXPECT_EQ(ctx, ore_scrub(l, &e.oc, 0, e.size > U ? 2 * U : U, false,
+				    &mm, NULL, NULL), -ENODEV);
+	ore_store_set_state(ot_comp_store(&e, comp[0]), ORE_STORE_IN_SYNC);
+	OT_EXPECT_EQ(ctx, ore_scrub(l, &e.oc, PAGE_SIZE, U, false, &mm, NULL,
+				    NULL), -EINVAL);
+	OT_EXPECT_EQ(ctx, mm, 0);
+out:
+	vfree(got);
+	vfree(stale);
+	ot_eng_remove(&e);
+	ot_eng_put(&e);
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), live0);
+}
+
 static void ot_eng_no_leaks(struct ot_ctx *ctx)
 {
 	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), 0);
@@ -1791,6 +1907,14 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_rebuild_raid5_mirrored", ot_eng_rebuild_case, 6 },
 	{ "engine_rebuild_raid6", ot_eng_rebuild_case, 7 },
 	{ "engine_rebuild_raid6_groups", ot_eng_rebuild_case, 8 },
+	{ "engine_scrub_raid0_refused", ot_eng_scrub_case, 0 },
+	{ "engine_scrub_raid1", ot_eng_scrub_case, 2 },
+	{ "engine_scrub_raid4", ot_eng_scrub_case, 3 },
+	{ "engine_scrub_raid5", ot_eng_scrub_case, 4 },
+	{ "engine_scrub_raid5_groups", ot_eng_scrub_case, 5 },
+	{ "engine_scrub_raid5_mirrored", ot_eng_scrub_case, 6 },
+	{ "engine_scrub_raid6", ot_eng_scrub_case, 7 },
+	{ "engine_scrub_raid6_groups", ot_eng_scrub_case, 8 },
 	{ "engine_no_leaked_io_states", ot_eng_no_leaks },
 };
 

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ORE scrub: check that the redundancy of whole stripes agrees with their
+ * data, and repair it where it does not (md's "check" and "repair").
+ *
+ * Every component of the stripes is read: every mirror copy of every
+ * position, data and parity. Then, page row by page row:
+ *  - each mirror copy is compared with copy 0 of its position;
+ *  - for parity layouts, P (and Q) are computed again from copy 0 of the
+ *    data columns and compared with every stored copy of P (and Q).
+ * A repair writes what disagreed: copy 0 over the other copies, the
+ * computed parity over the stored one. Copy 0 and the data win, as in md
+ * (raid1 takes its first readable disk, raid5/6 recompute parity): the
+ * engine cannot tell which side is right, only that they disagree. Data
+ * checksums (docs/engine.md) are what can tell.
+ *
+ * A stripe with a component that cannot be read (its store failed, or
+ * rebuilding above its recovery offset) has nothing to compare against:
+ * the scrub refuses it (-ENODEV). A resync after an unclean shutdown is a
+ * repair of every stripe.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "ios.h"
+
+/* One scrub call: the pages read, indexed by stripe, position, copy, page. */
+struct ore_scrub {
+	struct ore_io_state *ios;
+	const struct ore_layout *layout;
+	u64 offset;
+	u64 nstripes;
+	u32 ppu;			/* pages per stripe unit */
+	bool repair;
+	u64 mismatches;
+	struct page **pages;
+	struct ore_batch *wbatch;	/* repair writes, NULL until one */
+	void *scratch[2];		/* computed P and Q */
+};
+
+static struct page **ore_scrub_pg(struct ore_scrub *sc, u64 s, u32 pos,
+				  u32 mirror)
+{
+	const struct ore_layout *l = sc->layout;
+
+	return &sc->pages[((s * l->group_width + pos) * l->mirrors_p1 +
+			   mirror) * sc->ppu];
+}
+
+static void *ore_scrub_addr(struct ore_scrub *sc, u64 s, u32 pos, u32 mirror,
+			    u32 j)
+{
+	/* ORE's pages are lowmem (ore_page_get()) */
+	return page_address(ore_scrub_pg(sc, s, pos, mirror)[j]);
+}
+
+/* Queue the write of page @j of copy @mirror of @pos on stripe @s. */
+static int ore_scrub_rewrite(struct ore_scrub *sc, u64 s, u32 pos,
+			     u32 mirror, u32 j,
+			     const struct ore_striping_info *si)
+{
+	const struct ore_layout *l = sc->layout;
+
+	if (!sc->wbatch) {
+		sc->wbatch = ore_batch_alloc(sc->ios, NULL);
+		if (!sc->wbatch)
+			return -ENOMEM;
+	}
+	return ore_batch_add(sc->wbatch,
+			     ore_layout_comp(l, si->group, pos, mirror),
+			     si->obj_offset + (u64)j * PAGE_SIZE,
+			     ore_scrub_pg(sc, s, pos, mirror)[j], 0, PAGE_SIZE,
+			     true);
+}
+
+/* Read every copy of every position of every stripe in one batch. */
+static int ore_scrub_read(struct ore_scrub *sc)
+{
+	const struct ore_layout *l = sc->layout;
+	struct ore_io_state *ios = sc->ios;
+	struct ore_batch *batch;
+	u64 s;
+	u32 pos, m, j;
+	int err = 0;
+
+	batch = ore_batch_alloc(ios, NULL);
+	if (!batch)
+		return -ENOMEM;
+	for (s = 0; s < sc->nstripes && !err; s++) {
+		struct ore_striping_info si;
+
+		ore_calc_stripe_info(l, sc->offset + s * l->stripe_length, &si);
+		for (pos = 0; pos < l->group_width && !err; pos++)
+			for (m = 0; m < l->mirrors_p1 && !err; m++) {
+				u32 comp = ore_layout_comp(l, si.group, pos, m);
+				struct page **pg = ore_scrub_pg(sc, s, pos, m);
+
+				if (!ore_comp_readable(ios, comp, si.obj_offset,
+						       l->stripe_unit)) {
+					pr_warn("object 0x%llx: scrub of the stripe at %llu: component %u on store %s is not readable at %llu\n",
+						ios->oc->oid, si.offset, comp,
+						ore_comp_store(ios->oc, comp)->name,
+						si.obj_offset);
+					err = -ENODEV;
+					break;
+				}
+				for (j = 0; j < sc->ppu && !err; j++) {
+					pg[j] = ore_own_page(ios);
+					err = pg[j] ? ore_batch_add(batch, comp,
+							si.obj_offset + (u64)j * PAGE_SIZE,
+							pg[j], 0, PAGE_SIZE, false) :
+						-ENOMEM;
+				}
+			}
+	}
+	if (!err) {
+		ore_batch_run_sync(batch);
+		if (batch->failed)
+			err = -EIO;
+	}
+	ore_batch_free(batch);
+	return err;
+}
+
+/* Copies of @pos against copy 0 on page row @j of stripe @s. */
+static int ore_scrub_mirrors(struct ore_scrub *sc, u64 s, u32 pos, u32 j,
+			     const struct ore_striping_info *si)
+{
+	void *ref = ore_scrub_addr(sc, s, pos, 0, j);
+	u32 m;
+	int err;
+
+	for (m = 1; m < sc->layout->mirrors_p1; m++) {
+		void *copy = ore_scrub_addr(sc, s, pos, m, j);
+
+		if (!memcmp(ref, copy, PAGE_SIZE))
+			continue;
+		sc->mismatches++;
+		if (!sc->repair)
+			continue;
+		memcpy(copy, ref, PAGE_SIZE);
+		err = ore_scrub_rewrite(sc, s, pos, m, j, si);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Every copy of parity column @col (P = data_width, Q = data_width + 1)
+ * against @want; a mismatch is counted in *@bad and, repairing, rewritten.
+ */
+static int ore_scrub_parity_col(struct ore_scrub *sc, u64 s, u32 col,
+				u32 j, const void *want,
+				const struct ore_striping_info *si, bool *bad)
+{
+	u32 pos = ore_layout_stripe_pos(sc->layout, si->row, col), m;
+	int err;
+
+	for (m = 0; m < sc->layout->mirrors_p1; m++) {
+		void *stored = ore_scrub_addr(sc, s, pos, m, j);
+
+		if (!memcmp(stored, want, PAGE_SIZE))
+			continue;
+		*bad = true;
+		if (!sc->repair)
+			continue;
+		memcpy(stored, want, PAGE_SIZE);
+		err = ore_scrub_rewrite(sc, s, pos, m, j, si);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Parity of page row @j of stripe @s against what the data gives. */
+static int ore_scrub_parity(struct ore_scrub *sc, u64 s, u32 j,
+			    const struct ore_striping_info *si)
+{
+	const struct ore_layout *l = sc->layout;
+	void *ptrs[ORE_MAX_GROUP_WIDTH];
+	u32 dw = l->data_width, c;
+	bool bad = false;
+	int err;
+
+	for (c = 0; c < dw; c++)
+		ptrs[c] = ore_scrub_addr(sc, s,
+					 ore_layout_stripe_pos(l, si->row, c),
+					 0, j);
+	if (l->parity == 1) {
+		ore_xor_pages(sc->scratch[0], ptrs, dw, PAGE_SIZE);
+	} else {
+		ptrs[dw] = sc->scratch[0];
+		ptrs[dw + 1] = sc->scratch[1];
+		ore_gen_pq(ptrs, dw, PAGE_SIZE);
+	}
+	for (c = 0; c < l->parity; c++) {
+		err = ore_scrub_parity_col(sc, s, dw + c, j, sc->scratch[c], si,
+					   &bad);
+		if (err)
+			return err;
+	}
+	if (bad)
+		sc->mismatches++;
+	return 0;
+}
+
+static int ore_scrub_compare(struct ore_scrub *sc)
+{
+	const struct ore_layout *l = sc->layout;
+	u64 s;
+	u32 pos, j;
+	int err;
+
+	for (s = 0; s < sc->nstripes; s++) {
+		struct ore_striping_info si;
+
+		ore_calc_stripe_info(l, sc->offset + s * l->stripe_length, &si);
+		for (j = 0; j < sc->ppu; j++) {
+			for (pos = 0; pos < l->group_width; pos++) {
+				err = ore_scrub_mirrors(sc, s, pos, j, &si);
+				if (err)
+					return err;
+			}
+			if (l->parity) {
+				err = ore_scrub_parity(sc, s, j, &si);
+				if (err)
+					return err;
+			}
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+static int ore_scrub_run(struct ore_scrub *sc)
+{
+	struct page *p;
+	u32 i;
+	int err;
+
+	for (i = 0; i < sc->layout->parity; i++) {
+		p = ore_own_page(sc->ios);
+		if (!p)
+			return -ENOMEM;
+		sc->scratch[i] = page_address(p);
+	}
+	err = ore_scrub_read(sc);
+	if (!err)
+		err = ore_scrub_compare(sc);
+	if (!err && sc->wbatch) {
+		ore_batch_run_sync(sc->wbatch);
+		if (sc->wbatch->failed)
+			err = -EIO;
+	}
+	return err;
+}
+
+/**
+ * ore_scrub() - compare (and repair) the redundancy of whole stripes
+ * @layout: the object's layout, verified by ore_verify_layout(); it must
+ *	have parity or mirrors
+ * @oc: the object's components
+ * @offset: logical offset, a multiple of the stripe length
+ * @length: bytes, a multiple of the stripe length. ORE reads every
+ *	component of these stripes into pages of its own: @length *
+ *	group_width * mirrors_p1 / data_width bytes of memory for the call
+ * @repair: rewrite what disagrees: the other mirror copies from copy 0,
+ *	parity from the data (copy 0 of each data column)
+ * @mismatches: increased by the pages found to disagree: each mirror page
+ *	that differs from copy 0, and each page row of a stripe whose stored
+ *	parity (any copy of P or Q) differs from the computed one
+ * @on_dev_error: called for each component that failed (as for
+ *	ore_check_io()), or NULL; ios->private is @private there
+ * @private: for @on_dev_error
+ *
+ * Every mirror copy of every data and parity position is read. Synchronous;
+ * process context. The caller keeps writes of these stripes out while it
+ * runs, as for ore_rebuild().
+ *
+ * Return: 0; -EINVAL for a bad range or a layout without redundancy;
+ * -ENODEV when a component of the stripes is on a store that cannot be
+ * read there (failed, or rebuilding above its recovery offset), nothing
+ * read then; -EIO when a component read or a repair write failed (the
+ * components reported to @on_dev_error, nothing written after a failed
+ * read); -ENOMEM.
+ */
+int ore_scrub(const struct ore_layout *layout, struct ore_components *oc,
+	      u64 offset, u64 length, bool repair, u64 *mismatches,
+	      ore_on_dev_error_fn on_dev_error, void *private)
+{
+	u64 U = layout->stripe_length;
+	struct ore_scrub sc = {
+		.layout = layout,
+		.offset = offset,
+		.repair = repair,
+		.ppu = layout->stripe_unit / PAGE_SIZE,
+	};
+	u64 npages;
+	int err;
+
+	if (!layout->parity && layout->mirrors_p1 < 2) {
+		pr_err("object 0x%llx: scrub of a layout without redundancy\n",
+		       oc->oid);
+		return -EINVAL;
+	}
+	if (!length || offset % U || length % U) {
+		pr_err("object 0x%llx: scrub of %llu bytes at %llu: not whole stripes of %llu\n",
+		       oc->oid, length, offset, U);
+		return -EINVAL;
+	}
+	sc.nstripes = div64_u64(length, U);
+	npages = sc.nstripes * layout->group_width * layout->mirrors_p1 *
+		 sc.ppu;
+	err = ore_get_rw_state(layout, oc, true, offset, length, &sc.ios);
+	if (err)
+		return err;
+	sc.ios->nr_pages = min_t(u64, npages, UINT_MAX);
+	sc.ios->private = private;
+	sc.pages = kvcalloc(npages, sizeof(*sc.pages), GFP_NOIO);
+	err = sc.pages ? ore_scrub_run(&sc) : -ENOMEM;
+	if (err == -EIO) {
+		ore_check_io(sc.ios, on_dev_error);
+		pr_err("object 0x%llx: scrub of %llu bytes at %llu failed (component %d at %llu)\n",
+		       oc->oid, length, offset, sc.ios->failed_comp,
+		       sc.ios->failed_offset);
+	}
+	*mismatches += sc.mismatches;
+	ore_batch_free(sc.wbatch);
+	kvfree(sc.pages);
+	ore_put_io_state(sc.ios);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_scrub);
