@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsck.exofs - read-only consistency check of an exofs over file stores.
+ * fsck.exofs - consistency check of an exofs over file stores.
  *
- *   fsck.exofs [-v] [--strict] [--no-data] STORE_DIR|missing...
+ *   fsck.exofs [-v] [--strict] [--no-data] [--repair] STORE_DIR|missing...
  *
  * The stores are given as for mount -o stores= (device-table order; the
  * word "missing" or an empty argument for a store that is not there). It
@@ -17,11 +17,16 @@
  *    no leaked objects;
  *  - parity and mirrors of the inode table, bitmap, directories and (unless
  *    --no-data) all file data.
- * Nothing is written. Problems are printed as "ERROR:" and "WARNING:"
- * lines; warnings are what a crash may legitimately leave (leaked inodes
- * and objects, stale counters) and count as errors with --strict.
+ * Nothing is written, except with --repair: then parity and mirrors that
+ * disagree with the data are rewritten (as the kernel's scrub repair:
+ * mirror copies from the first readable copy, P and Q from the data) and
+ * reported as "REPAIRED:" lines. Nothing else is repaired. Problems are
+ * printed as "ERROR:" and "WARNING:" lines; warnings are what a crash may
+ * legitimately leave (leaked inodes and objects, stale counters) and
+ * count as errors with --strict. The filesystem must not be mounted.
  *
- * Exit status: 0 clean, 4 errors found, 8 could not check.
+ * Exit status (as e2fsck): 0 clean, 1 errors found were all repaired, 4
+ * errors left, 8 could not check.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -41,8 +46,8 @@
 
 #define PROG	"fsck.exofs"
 
-static int verbose, strict, check_data = 1;
-static unsigned long n_errors, n_warnings;
+static int verbose, strict, check_data = 1, repair;
+static unsigned long n_errors, n_warnings, n_repaired;
 
 /* Problems printed in full; past that only counted (see the summary). */
 #define MAX_PRINTED	200
@@ -123,6 +128,20 @@ static void error(const char *fmt, ...)
 		return;
 	}
 	printf("ERROR: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static __attribute__((format(printf, 1, 2))) void repaired(const char *fmt,
+							   ...)
+{
+	va_list ap;
+
+	progress_clear();
+	n_repaired++;
+	printf("REPAIRED: ");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -389,6 +408,20 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 	}
 }
 
+/* The directory of the store holding component @comp of @o. */
+static const char *comp_store(const struct fsck *f, const struct exofs_obj *o,
+			      int comp)
+{
+	const struct ore_layout *l = &f->st.layout;
+	const char *dir;
+
+	if (comp < 0)
+		return "-";
+	dir = f->st.dirs[(exofs_first_dev(o->oid, l->mirrors_p1, f->st.n) +
+			  (uint32_t)comp) % f->st.n];
+	return dir ? dir : "missing";
+}
+
 static void check_parity(struct fsck *f, struct exofs_obj *o, uint64_t size,
 			 const char *what)
 {
@@ -397,18 +430,32 @@ static void check_parity(struct fsck *f, struct exofs_obj *o, uint64_t size,
 
 	if (!size)
 		return;
-	r = ore_user_check(&o->obj, size, &rep);
+	r = ore_user_check(&o->obj, size, repair, &rep);
 	if (r < 0) {
 		error("%s: parity check failed: %s", what, strerror(-r));
 		return;
 	}
-	if (rep.bad_parity || rep.bad_mirror)
-		error("%s: object 0x%llx: %llu stripe rows with bad parity, %llu units with differing mirrors (first: %s on component %d at offset %llu)",
-		      what, (unsigned long long)o->oid,
-		      (unsigned long long)rep.bad_parity,
-		      (unsigned long long)rep.bad_mirror, rep.first_bad_what,
-		      rep.first_bad_comp,
-		      (unsigned long long)rep.first_bad_offset);
+	if (rep.bad_parity || rep.bad_mirror) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg),
+			 "%s: object 0x%llx: %llu stripe rows with bad parity, %llu units with differing mirrors (first: %s on component %d, store %s, at offset %llu)",
+			 what, (unsigned long long)o->oid,
+			 (unsigned long long)rep.bad_parity,
+			 (unsigned long long)rep.bad_mirror,
+			 rep.first_bad_what, rep.first_bad_comp,
+			 comp_store(f, o, rep.first_bad_comp),
+			 (unsigned long long)rep.first_bad_offset);
+		if (repair && rep.repaired && !rep.repair_failed)
+			repaired("%s: %llu stripe units rewritten", msg,
+				 (unsigned long long)rep.repaired);
+		else if (repair)
+			error("%s: repair: %llu stripe units rewritten, %llu writes failed",
+			      msg, (unsigned long long)rep.repaired,
+			      (unsigned long long)rep.repair_failed);
+		else
+			error("%s", msg);
+	}
 	if (rep.unreadable && !f->degraded)
 		error("%s: object 0x%llx: %llu stripe units unreadable",
 		      what, (unsigned long long)o->oid,
@@ -422,12 +469,12 @@ static int check_tables(struct fsck *f)
 	uint8_t *bitmap = NULL, *recs = NULL;
 	int err;
 
-	err = exofs_obj_open(&f->st, EXOFS_IBITMAP_OID, O_RDONLY, &bm);
+	err = exofs_obj_open(&f->st, EXOFS_IBITMAP_OID, repair ? O_RDWR : O_RDONLY, &bm);
 	if (err) {
 		error("cannot open the inode bitmap: %s", strerror(-err));
 		return -1;
 	}
-	err = exofs_obj_open(&f->st, EXOFS_ITABLE_OID, O_RDONLY, &it);
+	err = exofs_obj_open(&f->st, EXOFS_ITABLE_OID, repair ? O_RDWR : O_RDONLY, &it);
 	if (err) {
 		error("cannot open the inode table: %s", strerror(-err));
 		exofs_obj_close(&bm);
@@ -552,7 +599,8 @@ static void check_dir(struct fsck *f, uint64_t dino, uint64_t *queue,
 	int err;
 
 	snprintf(what, sizeof(what), "directory %llu", (unsigned long long)dino);
-	err = exofs_obj_open(&f->st, EXOFS_INO_OID(dino), O_RDONLY, &o);
+	err = exofs_obj_open(&f->st, EXOFS_INO_OID(dino),
+			     repair ? O_RDWR : O_RDONLY, &o);
 	if (err) {
 		error("%s: cannot open its object: %s", what, strerror(-err));
 		return;
@@ -689,7 +737,8 @@ static void check_inode_data(struct fsck *f, uint64_t ino)
 	check_components(f, EXOFS_INO_OID(ino), what, s->size);
 	if (S_ISDIR(s->mode))
 		return;		/* checked by the walk */
-	err = exofs_obj_open(&f->st, EXOFS_INO_OID(ino), O_RDONLY, &o);
+	err = exofs_obj_open(&f->st, EXOFS_INO_OID(ino),
+			     repair ? O_RDWR : O_RDONLY, &o);
 	if (err) {
 		error("%s: cannot open its object: %s", what, strerror(-err));
 		return;
@@ -758,6 +807,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "no-data", no_argument, NULL, 'D' },
+		{ "repair", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -767,14 +817,15 @@ int main(int argc, char **argv)
 	uint64_t *queue, qhead = 0, qtail = 0, ino, walked = 0;
 	char **dirs;
 	uint32_t n, i;
-	int c;
+	int c, no_write = 0;
 
-	while ((c = getopt_long(argc, argv, "vsDhnC:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vsDhnrC:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v': verbose = 1; break;
 		case 's': strict = 1; break;
 		case 'D': check_data = 0; break;
-		case 'n': break;	/* read-only anyway */
+		case 'n': no_write = 1; break;
+		case 'r': repair = 1; break;
 		case 'C':
 			errno = 0;
 			fd = strtol(optarg, &end, 10);
@@ -801,11 +852,15 @@ int main(int argc, char **argv)
 			progress_tty = !fd && isatty(STDOUT_FILENO);
 			break;
 		case 'h':
-			printf("usage: " PROG " [-v] [--strict] [--no-data] [-C FD] STORE_DIR|missing...\n");
+			printf("usage: " PROG " [-v] [--strict] [--no-data] [--repair | -n] [-C FD] STORE_DIR|missing...\n");
 			return 0;
 		default:
 			return 8;
 		}
+	}
+	if (repair && no_write) {
+		fprintf(stderr, PROG ": --repair and -n (write nothing) exclude each other\n");
+		return 8;
 	}
 	n = (uint32_t)(argc - optind);
 	if (!n) {
@@ -874,12 +929,15 @@ int main(int argc, char **argv)
 	check_leaked_objects(&f);
 	progress_clear();
 done:
-	printf(PROG ": %llu directories, %llu files (%llu bytes), %llu symlinks, %llu special; %lu errors, %lu warnings%s\n",
+	printf(PROG ": %llu directories, %llu files (%llu bytes), %llu symlinks, %llu special; %lu errors, %lu warnings%s%s\n",
 	       (unsigned long long)f.n_dirs, (unsigned long long)f.n_files,
 	       (unsigned long long)f.bytes, (unsigned long long)f.n_symlinks,
 	       (unsigned long long)f.n_special, n_errors, n_warnings,
+	       n_repaired ? ", some repaired" : "",
 	       f.degraded ? " (degraded: some stores not checked)" : "");
+	if (n_repaired)
+		printf(PROG ": %lu objects repaired\n", n_repaired);
 	if (n_errors || (strict && n_warnings))
 		return 4;
-	return 0;
+	return n_repaired ? 1 : 0;
 }

@@ -582,7 +582,109 @@ static uint64_t next_data_row(const struct ore_user_obj *obj, uint32_t group,
 	return best;
 }
 
-int ore_user_check(struct ore_user_obj *obj, uint64_t size,
+/*
+ * Make unit @r of component @comp hold @want where it holds @have: the
+ * pages that differ are written (never past what differs, so a component
+ * does not grow beyond the length its object allows). Counts in @rep.
+ */
+static void repair_unit(struct ore_user_obj *obj, uint32_t comp, uint64_t r,
+			const uint8_t *want, const uint8_t *have,
+			struct ore_user_report *rep)
+{
+	uint32_t su = obj->layout.stripe_unit, a = 0, b = su;
+	struct stat st;
+
+	while (a < su && !memcmp(want + a, have + a, ORE_PAGE_SIZE))
+		a += ORE_PAGE_SIZE;
+	while (b > a && !memcmp(want + b - ORE_PAGE_SIZE,
+				have + b - ORE_PAGE_SIZE, ORE_PAGE_SIZE))
+		b -= ORE_PAGE_SIZE;
+	if (a == b)
+		return;
+	/* past the component's end it reads as zeros: do not grow it more */
+	if (obj->comps[comp].fd >= 0 && !fstat(obj->comps[comp].fd, &st)) {
+		uint64_t at = obj->comps[comp].base + r * su, end;
+
+		end = (uint64_t)st.st_size > at ? (uint64_t)st.st_size - at : 0;
+		while (b > a && b > end && !want[b - 1])
+			b--;
+	}
+	if (comp_pwrite(&obj->comps[comp], want + a, b - a, r * su + a)) {
+		rep->repair_failed++;
+		return;
+	}
+	rep->repaired++;
+}
+
+/*
+ * Stored copies of parity column @col (P = data_width, Q = data_width + 1)
+ * of row @r against @want; a mismatch is counted once and, with @repair,
+ * every differing copy rewritten.
+ */
+static void check_parity_col(struct ore_user_obj *obj, uint32_t g, uint64_t r,
+			     uint32_t col, const uint8_t *want, uint8_t *tmp,
+			     int repair, struct ore_user_report *rep, int *bad)
+{
+	const struct ore_layout *l = &obj->layout;
+	uint32_t su = l->stripe_unit, m;
+
+	for (m = 0; m < l->mirrors_p1; m++) {
+		uint32_t comp = col_comp(obj, g, r, col, m);
+
+		if (comp_pread(&obj->comps[comp], tmp, su, r * su) ||
+		    !memcmp(tmp, want, su))
+			continue;
+		if (!*bad)
+			report_bad(rep, (int)comp, r * su,
+				   col == l->data_width ? "P" : "Q");
+		*bad = 1;
+		if (repair)
+			repair_unit(obj, comp, r, want, tmp, rep);
+	}
+}
+
+/*
+ * Read every copy of every column of row @r of group @g into @rb (the
+ * first readable copy of each), comparing the others with it (and, with
+ * @repair, rewriting them from it). Returns 1 if a column has no readable
+ * copy.
+ */
+static int check_row_copies(struct ore_user_obj *obj, struct row_buf *rb,
+			    uint32_t g, uint64_t r, uint8_t *tmp, int repair,
+			    struct ore_user_report *rep)
+{
+	const struct ore_layout *l = &obj->layout;
+	uint32_t su = l->stripe_unit, c, m;
+	int lost = 0;
+
+	for (c = 0; c < l->group_width; c++) {
+		int have = 0;
+
+		for (m = 0; m < l->mirrors_p1; m++) {
+			uint32_t comp = col_comp(obj, g, r, c, m);
+			uint8_t *dst = have ? tmp : rb->cols[c];
+
+			if (comp_pread(&obj->comps[comp], dst, su, r * su)) {
+				rep->unreadable++;
+				report_bad(rep, (int)comp, r * su, "read");
+				continue;
+			}
+			if (have && memcmp(tmp, rb->cols[c], su)) {
+				rep->bad_mirror++;
+				report_bad(rep, (int)comp, r * su, "mirror");
+				if (repair)
+					repair_unit(obj, comp, r, rb->cols[c],
+						    tmp, rep);
+			}
+			have = 1;
+		}
+		if (!have)
+			lost = 1;
+	}
+	return lost;
+}
+
+int ore_user_check(struct ore_user_obj *obj, uint64_t size, int repair,
 		   struct ore_user_report *rep)
 {
 	const struct ore_layout *l = &obj->layout;
@@ -614,8 +716,7 @@ int ore_user_check(struct ore_user_obj *obj, uint64_t size,
 			uint64_t nr, start = M * l->super_stripe +
 					 g * l->group_length +
 					 N * l->stripe_length;
-			uint32_t c, m;
-			int lost = 0;
+			int bad = 0;
 
 			if (start >= size)
 				break;
@@ -629,45 +730,17 @@ int ore_user_check(struct ore_user_obj *obj, uint64_t size,
 			rb.group = g;
 			rb.row = r;
 			rep->rows++;
-			for (c = 0; c < l->group_width; c++) {
-				int have = 0;
-
-				for (m = 0; m < l->mirrors_p1; m++) {
-					uint32_t comp = col_comp(obj, g, r, c, m);
-					uint8_t *dst = have ? tmp : rb.cols[c];
-
-					if (comp_pread(&obj->comps[comp], dst,
-						       su, r * su)) {
-						rep->unreadable++;
-						report_bad(rep, (int)comp,
-							   r * su, "read");
-						continue;
-					}
-					if (have && memcmp(tmp, rb.cols[c], su)) {
-						rep->bad_mirror++;
-						report_bad(rep, (int)comp,
-							   r * su, "mirror");
-					}
-					have = 1;
-				}
-				if (!have)
-					lost = 1;
-			}
-			if (!l->parity || lost)
+			if (check_row_copies(obj, &rb, g, r, tmp, repair, rep) ||
+			    !l->parity)
 				continue;
 			ore_user_gen_pq(rb.cols, l->data_width, su, p,
 					l->parity > 1 ? q : NULL);
-			if (memcmp(p, rb.cols[l->data_width], su)) {
-				rep->bad_parity++;
-				report_bad(rep, (int)col_comp(obj, g, r,
-						l->data_width, 0), r * su, "P");
-			} else if (l->parity > 1 &&
-				   memcmp(q, rb.cols[l->data_width + 1], su)) {
-				rep->bad_parity++;
-				report_bad(rep, (int)col_comp(obj, g, r,
-						l->data_width + 1, 0), r * su,
-					   "Q");
-			}
+			check_parity_col(obj, g, r, l->data_width, p, tmp,
+					 repair, rep, &bad);
+			if (l->parity > 1)
+				check_parity_col(obj, g, r, l->data_width + 1,
+						 q, tmp, repair, rep, &bad);
+			rep->bad_parity += bad;
 		}
 	}
 	err = (rep->bad_parity || rep->bad_mirror || rep->unreadable) ? 1 : 0;

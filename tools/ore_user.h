@@ -57,6 +57,8 @@ struct ore_user_obj {
  * @bad_parity: rows whose P or Q does not match the data
  * @bad_mirror: stripe units whose mirrors differ
  * @unreadable: stripe units that could not be read (missing or I/O error)
+ * @repaired: stripe units rewritten by a repair
+ * @repair_failed: stripe units whose repair write failed
  * @first_bad_comp: component of the first mismatch, or -1
  * @first_bad_offset: its object offset
  * @first_bad_what: "P", "Q", "mirror" or "read"
@@ -66,6 +68,8 @@ struct ore_user_report {
 	uint64_t bad_parity;
 	uint64_t bad_mirror;
 	uint64_t unreadable;
+	uint64_t repaired;
+	uint64_t repair_failed;
 	int first_bad_comp;
 	uint64_t first_bad_offset;
 	const char *first_bad_what;
@@ -105,8 +109,12 @@ int ore_user_read(struct ore_user_obj *obj, uint64_t offset, void *buf,
  * @size: mirrors identical, P and Q equal to those computed from the data
  * (bytes past the end of an object count as zeros). Fills @rep. Returns 0
  * if everything agrees, 1 if something does not, or a negative errno.
+ * With @repair (components open for writing) what disagrees is rewritten
+ * as ore_scrub() does in the kernel: the other mirror copies from the
+ * first readable one, P and Q from the data; the pages that differ only.
+ * The return value and counts are those found before the repair.
  */
-int ore_user_check(struct ore_user_obj *obj, uint64_t size,
+int ore_user_check(struct ore_user_obj *obj, uint64_t size, int repair,
 		   struct ore_user_report *rep);
 
 /*

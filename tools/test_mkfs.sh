@@ -40,7 +40,7 @@ flip() {
 }
 
 echo "KTAP version 1"
-echo "1..35"
+echo "1..39"
 for r in 0 1 4 5 6; do
 	expect "mkfs --raid $r over 4 stores, fsck --strict clean" 0 \
 		sh -c "./mkfs.exofs -q -f --raid $r $S && ./fsck.exofs --strict $S"
@@ -100,6 +100,46 @@ expect "fsck: a foreign store" 4 sh -c "cp $T/other/10000 $T/s3/10000 && ./fsck.
 restore
 expect "fsck: 5 stores given to a 4-store filesystem" 4 ./fsck.exofs $S $T/other
 
+# fsck --repair: one byte of row 0 of the inode table flipped on each store
+# in turn (stores whose component holds data there). Where fsck names the
+# flipped store the byte is in P, Q or a second mirror copy (a data byte
+# shows up as bad parity on the P store): plain fsck must leave it, --repair
+# must rewrite it (exit 1), fsck be clean after and the file as it was.
+repair_case() {	# RAID HITS
+	local r=$1 want=$2 k i rc hits=0 why=""
+	./mkfs.exofs -q -f --raid "$r" $S || why="mkfs failed"
+	for i in 0 1 2 3; do cp $T/s$i/10001 $T/orig$i; done
+	for k in 0 1 2 3; do
+		[ -z "$why" ] || break
+		[ "$(stat -c %s $T/s$k/10001)" -gt 100 ] || continue
+		flip $T/s$k/10001 100
+		OUT=$(./fsck.exofs $S 2>&1); rc=$?
+		[ $rc = 4 ] || why="store $k: fsck exited $rc, not 4"
+		if ! grep -q "store $T/s$k, at offset 0" <<< "$OUT"; then
+			cp $T/orig$k $T/s$k/10001
+			continue
+		fi
+		hits=$((hits + 1))
+		cmp -s $T/s$k/10001 $T/orig$k && why="store $k: plain fsck wrote"
+		OUT=$(./fsck.exofs --repair $S 2>&1); rc=$?
+		[ $rc = 1 ] && grep -q '^REPAIRED: inode table' <<< "$OUT" ||
+			why="store $k: fsck --repair exited $rc: $(tail -n 2 <<< "$OUT")"
+		./fsck.exofs --strict $S > /dev/null 2>&1 || why="store $k: fsck after --repair not clean"
+		cmp -s $T/s$k/10001 $T/orig$k || why="store $k: not restored by --repair"
+		for i in 0 1 2 3; do cp $T/orig$i $T/s$i/10001; done
+	done
+	[ "$hits" = "$want" ] || why="${why:+$why; }$hits flipped parity/mirror bytes found, expected $want"
+	if [ -z "$why" ]; then
+		ok "fsck --repair: RAID$r parity/mirror byte flips rewritten ($hits of 4 stores)"
+	else
+		not_ok "fsck --repair: RAID$r parity/mirror byte flips rewritten" "$why"
+	fi
+}
+repair_case 5 1
+repair_case 6 2
+repair_case 1 1
+expect_msg "fsck --repair -n is refused" "exclude each other" ./fsck.exofs --repair -n $S
+
 # fsck -C FD: "PASS DONE TOTAL STORE" lines, passes 1..4 in order, DONE
 # rising to TOTAL in each (other lines of fsck's stdout are skipped)
 check_progress() {
@@ -141,5 +181,5 @@ else
 fi
 
 echo "# test_mkfs: $((N - FAILED)) passed, $FAILED failed"
-[ $N -eq 35 ] || { echo "# planned 35, ran $N"; exit 1; }
+[ $N -eq 39 ] || { echo "# planned 39, ran $N"; exit 1; }
 [ $FAILED -eq 0 ]

@@ -394,7 +394,7 @@ static void layout_read_check(struct layout_case *t)
 	}
 	result(ok, "%s: read back (whole and 50 random ranges)", t->name);
 
-	err = ore_user_check(&t->obj, md->size, &rep);
+	err = ore_user_check(&t->obj, md->size, 0, &rep);
 	result(err == 0 && rep.rows, "%s: checker finds %llu rows consistent",
 	       t->name, (unsigned long long)rep.rows);
 	if (md->parity || md->l.mirrors_p1 > 1) {
@@ -406,7 +406,7 @@ static void layout_read_check(struct layout_case *t)
 			byte = 0;
 		byte ^= 0x40;
 		ok = pwrite(t->comps[0].fd, &byte, 1, where) == 1;
-		err = ore_user_check(&t->obj, md->size, &rep);
+		err = ore_user_check(&t->obj, md->size, 0, &rep);
 		result(ok && err == 1 && rep.bad_parity + rep.bad_mirror >= 1 &&
 		       rep.bad_parity + rep.bad_mirror <= 2,
 		       "%s: checker catches a flipped byte (%s on component %d)",
@@ -416,6 +416,59 @@ static void layout_read_check(struct layout_case *t)
 		if (pwrite(t->comps[0].fd, &byte, 1, where) != 1)
 			result(0, "%s: restore flipped byte", t->name);
 	}
+}
+
+/* Invert the byte at @off of component @c; returns 0 on failure. */
+static int flip_comp_byte(struct ore_user_comp c, uint64_t off)
+{
+	uint8_t b;
+
+	if (pread(c.fd, &b, 1, (off_t)(c.base + off)) != 1)
+		b = 0;
+	b ^= 0xff;
+	return pwrite(c.fd, &b, 1, (off_t)(c.base + off)) == 1;
+}
+
+/*
+ * Repair (fsck.exofs --repair): a byte of P (and Q) of row 0 and, with
+ * mirrors, of copy 1 of data column 0 is inverted. A check finds them and
+ * writes nothing; a repair rewrites them; a second check is clean and every
+ * component equals the model again (the data, copy 0, was intact).
+ */
+static void layout_repair(struct layout_case *t)
+{
+	struct model *md = &t->md;
+	const struct ore_layout *l = &t->obj.layout;
+	struct ore_user_report rep;
+	uint32_t comp[3], n = 0, i;
+	int ok = 1, r;
+
+	if (!md->parity && l->mirrors_p1 < 2)
+		return;
+	for (i = 0; i < md->parity; i++)
+		comp[n++] = ore_layout_comp(l, 0,
+				ore_layout_stripe_pos(l, 0, l->data_width + i), 0);
+	if (l->mirrors_p1 > 1)
+		comp[n++] = ore_layout_comp(l, 0, ore_layout_stripe_pos(l, 0, 0),
+					    1);
+	for (i = 0; i < n; i++)
+		ok &= flip_comp_byte(t->comps[comp[i]], 100 + i);
+	r = ore_user_check(&t->obj, md->size, 0, &rep);
+	ok &= r == 1 && !rep.repaired &&
+	      !comp_equals(t->comps[comp[0]], md->comp[comp[0]], md->comp_len);
+	result(ok, "%s: check finds %u damaged units (%llu rows, %llu mirrors) and writes nothing",
+	       t->name, n, (unsigned long long)rep.bad_parity,
+	       (unsigned long long)rep.bad_mirror);
+	r = ore_user_check(&t->obj, md->size, 1, &rep);
+	result(r == 1 && rep.repaired >= n && !rep.repair_failed,
+	       "%s: repair rewrites %llu units", t->name,
+	       (unsigned long long)rep.repaired);
+	r = ore_user_check(&t->obj, md->size, 0, &rep);
+	ok = r == 0;
+	for (i = 0; i < md->ncomps && ok; i++)
+		ok = comp_equals(t->comps[i], md->comp[i], md->comp_len);
+	result(ok, "%s: after the repair the check is clean and the components equal the model",
+	       t->name);
 }
 
 /* Positions @i and @j lost (all their copies; one copy for mirrors only). */
@@ -567,6 +620,7 @@ static void test_layout(uint32_t alg, uint32_t su, uint32_t gw, uint32_t D,
 	layout_write(&t, max_size);
 	layout_check_comps(&t);
 	layout_read_check(&t);
+	layout_repair(&t);
 	if (md->parity || mp1 > 1)
 		layout_degraded_reads(&t);
 	if (md->parity)
@@ -669,7 +723,7 @@ static void test_sparse_check(void)
 	ore_user_init(&o, &l, 4, c, &why);
 	ore_user_write(&o, far, buf, sizeof(buf));
 	ore_user_write(&o, 100, buf, 5000);
-	r1 = ore_user_check(&o, far + sizeof(buf), &rep);
+	r1 = ore_user_check(&o, far + sizeof(buf), 0, &rep);
 	result(r1 == 0 && rep.rows <= 4,
 	       "sparse 5 GiB object: checker visits only the %llu rows with data",
 	       (unsigned long long)rep.rows);
@@ -678,7 +732,7 @@ static void test_sparse_check(void)
 	b ^= 1;
 	if (pwrite(c[1].fd, &b, 1, 16) != 1)
 		b = 0;
-	r2 = ore_user_check(&o, far + sizeof(buf), &rep);
+	r2 = ore_user_check(&o, far + sizeof(buf), 0, &rep);
 	result(r2 == 1 && rep.bad_parity == 1,
 	       "sparse object: a flipped byte is still found");
 	for (i = 0; i < 4; i++)

@@ -194,7 +194,7 @@ int main(int argc, char **argv)
 		if (rc)
 			goto out;
 	}
-	if (ore_user_check(&obj, size, &rep) < 0) {
+	if (ore_user_check(&obj, size, 0, &rep) < 0) {
 		fprintf(stderr, "%s: check failed\n", prog);
 		rc = 2;
 		goto out;
