@@ -28,10 +28,21 @@
 # first in even ones). levels=6w is RAID6 over 8 disks (needs
 # --disks 8), where RAID6 rmw reads fewer pages than rcw for a 4 KiB write
 # (3 against 5; over 6 disks it is 3 against 3, a tie that stays rcw).
+# md=default|tuned|both (default both): md with its defaults ("md"), and
+# md tuned as a user comparing would tune it ("mdt": group_thread_cnt = the
+# number of vCPUs, stripe_cache_size 4096); the summary gives oreblk's ratio
+# against each. curve adds 4 KiB random write rows at iodepth 1 and 64 and
+# with 4 jobs of iodepth 16 (randwrite_qd1, randwrite_qd64, randwrite_j4):
+# the shape of the curve, not one point.
+#
+# Memory: while each array runs its jobs, /proc/meminfo is sampled every
+# second; the summary prints the peak rise of Slab and of the memory in use
+# (MemTotal - MemFree - Buffers - Cached, so fio's direct I/O leaves only
+# the array's own pages and slab) over the level before the array was made.
 . /ore/tests/lib.sh
 
 RUNTIME=20 SIZE=1G JOBS="seqwrite seqread randwrite randread" LEVELS="5 6" PERF="" ROUNDS=1
-RMW=
+RMW= MD="md mdt" CURVE=
 shift	# the stage
 for a in "$@"; do
 	case $a in
@@ -42,8 +53,13 @@ for a in "$@"; do
 	rounds=*) ROUNDS=${a#rounds=} ;;
 	perf) PERF=1 ;;
 	rmw=both) RMW=both ;;
+	md=default) MD=md ;;
+	md=tuned) MD=mdt ;;
+	md=both) MD="md mdt" ;;
+	curve) CURVE="randwrite_qd1 randwrite_qd64 randwrite_j4" ;;
 	esac
 done
+JOBS="$JOBS $CURVE"
 OUT=/tmp/oreblk_bench
 mkdir -p $OUT
 
@@ -59,21 +75,24 @@ done
 
 # fio_job DEV JOB: run one job, print "MB/s IOPS"
 fio_job() {
-	local dev=$1 job=$2 rw bs f
+	local dev=$1 job=$2 rw bs f qd=16 nj=1
 	case $job in
 	seqwrite) rw=write bs=1M ;;
 	seqread) rw=read bs=1M ;;
 	randwrite) rw=randwrite bs=4k ;;
 	randread) rw=randread bs=4k ;;
+	randwrite_qd1) rw=randwrite bs=4k qd=1 ;;
+	randwrite_qd64) rw=randwrite bs=4k qd=64 ;;
+	randwrite_j4) rw=randwrite bs=4k nj=4 ;;
 	esac
 	if [ -n "$PERF" ]; then
 		(sleep 4; hostrun perf record -q -a -g -e cpu-clock -o $OUT/perf.data \
 			-- sleep $((RUNTIME - 6)) >/dev/null 2>&1) &
 	fi
 	hostrun fio --name="$job" --filename="$dev" --ioengine=libaio --direct=1 \
-		--iodepth=16 --numjobs=1 --rw=$rw --bs=$bs --size="$SIZE" \
-		--time_based --runtime="$RUNTIME" --ramp_time=2 --randrepeat=1 \
-		--norandommap --minimal > $OUT/fio.out 2> $OUT/fio.err ||
+		--iodepth=$qd --numjobs=$nj --group_reporting --rw=$rw --bs=$bs \
+		--size="$SIZE" --time_based --runtime="$RUNTIME" --ramp_time=2 \
+		--randrepeat=1 --norandommap --minimal > $OUT/fio.out 2> $OUT/fio.err ||
 		{ cat $OUT/fio.err >&2; echo "0 0"; return; }
 	if [ -n "$PERF" ]; then
 		wait
@@ -85,6 +104,29 @@ fio_job() {
 	*write) echo "$f" | awk -F';' '{ printf "%.1f %d\n", $48 / 1024, $49 }' ;;
 	*) echo "$f" | awk -F';' '{ printf "%.1f %d\n", $7 / 1024, $8 }' ;;
 	esac
+}
+
+# meminfo: "USED SLAB" in KiB (USED: MemTotal - MemFree - Buffers - Cached)
+meminfo() {
+	awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 } /^Buffers:/ { b = $2 }
+	     /^Cached:/ { c = $2 } /^Slab:/ { s = $2 }
+	     END { print t - f - b - c, s }' /proc/meminfo
+}
+# mem_start / mem_stop NAME: sample meminfo every second in between; append
+# "PEAK_USED_RISE PEAK_SLAB_RISE" (MiB) over the level at mem_start to
+# $OUT/NAME.mem. mem_start runs before the array is made.
+mem_start() {
+	meminfo > $OUT/mem.base
+	(while :; do meminfo; sleep 1; done) > $OUT/mem.samples &
+	MEMPID=$!
+}
+mem_stop() {
+	kill $MEMPID 2>/dev/null; wait $MEMPID 2>/dev/null
+	awk 'NR == FNR { bu = $1; bs = $2; next }
+	     $1 - bu > u { u = $1 - bu } $2 - bs > s { s = $2 - bs }
+	     END { printf "%.1f %.1f\n", u / 1024, s / 1024 }' \
+		$OUT/mem.base $OUT/mem.samples >> $OUT/$1.mem
+	echo "   $1 memory: peak rise $(tail -n 1 $OUT/$1.mem) (MiB in use, MiB slab)"
 }
 
 # run_all NAME DEV: every job on DEV, results in $OUT/NAME.JOB
@@ -116,6 +158,7 @@ ob_level() {
 	local name=$1 level=$2 n=$3
 	shift 3
 	echo "== raid$level over $n disks: oreblk"
+	mem_start
 	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" "$@" || exit 1
 	# rmw=both: the rcw run goes first in even rounds, so that neither
 	# setting always gets the array second
@@ -127,30 +170,39 @@ ob_level() {
 	if [ "$level" = 6 ] && [ -n "$RMW" ] && [ $((round % 2)) -eq 1 ]; then
 		ob_rcw "$name" "$level" "$n"
 	fi
+	mem_stop "ob$name"
 	oreblk stop /dev/oreblk0 || exit 1
 	oreblk wipe "$@"
 }
+# md_level MD NAME LEVEL N DEVS...: MD is md (defaults) or mdt (tuned)
 md_level() {
-	local name=$1 level=$2 n=$3
-	shift 3
-	echo "== raid$level over $n disks: md"
+	local md=$1 name=$2 level=$3 n=$4
+	shift 4
+	echo "== raid$level over $n disks: $md"
+	mem_start
 	hostrun mdadm --create /dev/md0 --run --quiet --level="$level" --chunk=64 \
 		--raid-devices="$n" --metadata=1.2 --assume-clean --bitmap=none "$@" </dev/null || exit 1
-	echo "   md: stripe_cache_size $(cat /sys/block/md0/md/stripe_cache_size) group_thread_cnt $(cat /sys/block/md0/md/group_thread_cnt)"
-	run_all "md$name" /dev/md0
+	if [ "$md" = mdt ]; then
+		nproc > /sys/block/md0/md/group_thread_cnt
+		echo 4096 > /sys/block/md0/md/stripe_cache_size
+	fi
+	echo "   $md: stripe_cache_size $(cat /sys/block/md0/md/stripe_cache_size) group_thread_cnt $(cat /sys/block/md0/md/group_thread_cnt)"
+	run_all "$md$name" /dev/md0
+	mem_stop "$md$name"
 	hostrun mdadm --stop /dev/md0 >/dev/null || exit 1
 	hostrun mdadm --zero-superblock "$@"
 }
-bench_level() {	# bench_level ROUND LEVEL N DEVS...
-	local round=$1
+# bench_level ROUND LEVEL N DEVS...: oreblk first in odd rounds, last in
+# even ones; md before mdt in odd rounds, after in even ones
+bench_level() {
+	local round=$1 m order=$MD
 	shift
-	if [ $((round % 2)) -eq 1 ]; then
-		ob_level "$@"
-		md_level "$@"
-	else
-		md_level "$@"
-		ob_level "$@"
-	fi
+	[ $((round % 2)) -eq 0 ] && order=$(echo $MD | tr ' ' '\n' | tac | tr '\n' ' ')
+	[ $((round % 2)) -eq 1 ] && ob_level "$@"
+	for m in $order; do
+		md_level $m "$@"
+	done
+	[ $((round % 2)) -eq 0 ] && ob_level "$@"
 }
 
 rm -f $OUT/ob* $OUT/md*
@@ -174,18 +226,37 @@ mean() {	# mean FILE: mean of the two columns over the rounds
 	awk '{ a += $1; b += $2; n++ } END { if (n) printf "%.1f %d\n", a / n, b / n; else print "0 0" }' "$1"
 }
 
-echo
-echo "== oreblk against md (same disks, chunk 64K, iodepth 16, direct, ${RUNTIME}s per job, mean of $ROUNDS round(s), ratio of the means)"
-printf '%-18s %12s %9s %12s %9s %8s  %s\n' job "oreblk MB/s" IOPS "md MB/s" IOPS ratio "IOPS min-max: oreblk, md"
-for level in $LEVELS; do
-	for job in $JOBS; do
-		for ob in ob$level ob${level}rcw; do
-			[ -f $OUT/$ob.$job ] || continue
-			set -- $(mean $OUT/$ob.$job) $(mean $OUT/md$level.$job)
-			ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-			printf '%-18s %12s %9s %12s %9s %8s  %s, %s\n' "raid${ob#ob} $job" "$1" "$2" "$3" "$4" "$ratio" \
-				"$(spread $OUT/$ob.$job)" "$(spread $OUT/md$level.$job)"
+memmean() {	# memmean FILE: mean peak rises, "USED SLAB" (MiB)
+	awk '{ a += $1; b += $2; n++ } END { if (n) printf "%.1f %.1f", a / n, b / n; else print "- -" }' "$1"
+}
+
+for m in $MD; do
+	case $m in
+	md) what="md defaults" ;;
+	mdt) what="md tuned: group_thread_cnt $(nproc), stripe_cache_size 4096" ;;
+	esac
+	echo
+	echo "== oreblk against $what (same disks, chunk 64K, iodepth 16 unless named, direct, ${RUNTIME}s per job, mean of $ROUNDS round(s), ratio of the means)"
+	printf '%-22s %12s %9s %12s %9s %8s  %s\n' job "oreblk MB/s" IOPS "$m MB/s" IOPS ratio "IOPS min-max: oreblk, $m"
+	for level in $LEVELS; do
+		for job in $JOBS; do
+			for ob in ob$level ob${level}rcw; do
+				[ -f $OUT/$ob.$job ] || continue
+				set -- $(mean $OUT/$ob.$job) $(mean $OUT/$m$level.$job)
+				ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+				printf '%-22s %12s %9s %12s %9s %8s  %s, %s\n' "raid${ob#ob} $job" "$1" "$2" "$3" "$4" "$ratio" \
+					"$(spread $OUT/$ob.$job)" "$(spread $OUT/$m$level.$job)"
+			done
 		done
 	done
+done
+echo
+echo "== memory: peak rise while the jobs ran, MiB in use / MiB slab (mean of the rounds)"
+for level in $LEVELS; do
+	line="raid$level: oreblk $(memmean $OUT/ob$level.mem)"
+	for m in $MD; do
+		line="$line, $m $(memmean $OUT/$m$level.mem)"
+	done
+	echo "$line"
 done
 rmmod oreblk && rmmod ore
