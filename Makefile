@@ -4,6 +4,7 @@
 #   make demo           boot a guest running tests/guest/demo.sh
 #   make guest T=NAME   one guest test (tests/guest/NAME.sh, options from CHECK)
 #   make bench B=NAME   one benchmark (bench/NAME.sh) in the guest
+#   make nfsd           patched nfsd.ko + exofs_pnfs.ko, pNFS objects layout (docs/pnfs.md)
 #   make deb            ore-dkms and ore-tools packages (pkg.mk, docs/packaging.md)
 #   make pkg-check      build-only package checks + the guest test from the .debs
 #
@@ -17,7 +18,7 @@ KDIR = /lib/modules/$(KVER)/build
 MODDIRS := $(patsubst %/Kbuild,%,$(wildcard ore/Kbuild exofs/Kbuild oreblk/Kbuild tests/ktap/Kbuild bench/kmod/Kbuild))
 RUN_OPTS := $(ARGS) $(if $(filter 1,$(V)),--console)
 
-.PHONY: all deps kver modules tools unit guest check demo bench clean help
+.PHONY: all deps kver modules nfsd tools unit guest check demo bench clean help
 
 all: modules tools
 
@@ -37,6 +38,11 @@ ifneq ($(MODDIRS),)
 else
 	@echo "modules: no module directory has a Kbuild file yet"
 endif
+
+# nfsd.ko from linux-source-6.12 with pnfs/nfsd/*.patch (in build/nfsd) and
+# exofs/pnfs/exofs_pnfs.ko against it; the guest loads both when present.
+nfsd: deps modules
+	@scripts/build-nfsd.sh
 
 tools:
 	@if [ -e tools/Makefile ]; then $(MAKE) -C tools; else echo "tools: no tools/Makefile yet"; fi
@@ -69,6 +75,7 @@ include pkg.mk
 clean:
 ifneq ($(MODDIRS),)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/exofs/pnfs clean
 endif
 	@if [ -e tools/Makefile ]; then $(MAKE) -C tools clean; fi
 	@if [ -e tests/unit/Makefile ]; then $(MAKE) -C tests/unit clean; fi

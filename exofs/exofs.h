@@ -237,6 +237,9 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 
 /* export.c */
 extern const struct export_operations exofs_export_ops;
+int exofs_pnfs_layout_prepare(struct inode *inode);
+int exofs_pnfs_layout_commit(struct inode *inode, loff_t new_size,
+			     struct timespec64 mtime);
 
 /* super.c */
 __printf(3, 4) void exofs_err(struct super_block *sb, const char *func,

@@ -137,3 +137,64 @@ const struct export_operations exofs_export_ops = {
 	.fh_to_parent	= exofs_fh_to_parent,
 	.get_parent	= exofs_get_parent,
 };
+/* exofs_pnfs.ko (exofs/pnfs/) recognises exofs superblocks by it */
+EXPORT_SYMBOL_GPL(exofs_export_ops);
+
+/**
+ * exofs_pnfs_layout_prepare - before a pNFS layout of @inode is handed out
+ * @inode: a regular file
+ *
+ * Writes the dirty pages back to the stores and drops the page cache:
+ * the layout's holder reads and writes the component objects directly,
+ * so what the cache holds would be stale or would overwrite its writes.
+ *
+ * Return: 0 or a negative errno (a writeback error).
+ */
+int exofs_pnfs_layout_prepare(struct inode *inode)
+{
+	int err;
+
+	inode_lock(inode);
+	err = filemap_write_and_wait(inode->i_mapping);
+	if (!err)
+		err = invalidate_inode_pages2(inode->i_mapping);
+	inode_unlock(inode);
+	return err;
+}
+EXPORT_SYMBOL_GPL(exofs_pnfs_layout_prepare);
+
+/**
+ * exofs_pnfs_layout_commit - LAYOUTCOMMIT: what a layout's holder wrote
+ * @inode: a regular file
+ * @new_size: the new size when the writes extended the file, else -1
+ * @mtime: the modification time
+ *
+ * The size grows (never shrinks: that is a SETATTR), the times change,
+ * the page cache is dropped (the components changed under it) and the
+ * inode record is written to the stores before returning.
+ *
+ * Return: 0 or a negative errno.
+ */
+int exofs_pnfs_layout_commit(struct inode *inode, loff_t new_size,
+			     struct timespec64 mtime)
+{
+	int err;
+
+	inode_lock(inode);
+	if (new_size > i_size_read(inode)) {
+		i_size_write(inode, new_size);
+		/* the holder's writes may leave bytes past the old EOF page */
+		clear_bit(EXOFS_I_TAIL_CLEAN, &exofs_i(inode)->state);
+	}
+	inode_set_mtime_to_ts(inode, mtime);
+	inode_set_ctime_current(inode);
+	mark_inode_dirty(inode);
+	err = invalidate_inode_pages2(inode->i_mapping);
+	inode_unlock(inode);
+	if (!err)
+		err = sync_inode_metadata(inode, 1);
+	if (!err)
+		err = exofs_sync_inode_meta(inode);
+	return err;
+}
+EXPORT_SYMBOL_GPL(exofs_pnfs_layout_commit);

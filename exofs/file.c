@@ -4,6 +4,7 @@
  * under the inode lock, mmap with filemap_page_mkwrite, splice) over the
  * address_space_operations of data.c, and fsync.
  */
+#include <linux/filelock.h>
 #include <linux/fs.h>
 #include <linux/pagemap.h>
 #include <linux/mm.h>
@@ -74,10 +75,24 @@ int exofs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 	return err ? err : err2;
 }
 
+/*
+ * A local write (or one of nfsd's, through the MDS) conflicts with the
+ * pNFS layouts of the file: recall them and wait until they are returned
+ * (their holders write the components directly).
+ */
+static ssize_t exofs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	int err = break_layout(file_inode(iocb->ki_filp), true);
+
+	if (err)
+		return err;
+	return generic_file_write_iter(iocb, from);
+}
+
 const struct file_operations exofs_file_operations = {
 	.llseek		= generic_file_llseek,
 	.read_iter	= generic_file_read_iter,
-	.write_iter	= generic_file_write_iter,
+	.write_iter	= exofs_file_write_iter,
 	.mmap		= generic_file_mmap,
 	.open		= generic_file_open,
 	.fsync		= exofs_fsync,

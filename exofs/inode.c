@@ -4,6 +4,7 @@
  * (iget, new inodes, eviction, truncate, setattr). The data path
  * (address_space_operations, writeback) is in data.c.
  */
+#include <linux/filelock.h>
 #include <linux/fs.h>
 #include <linux/pagemap.h>
 #include <linux/writeback.h>
@@ -459,6 +460,14 @@ int exofs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 	if ((attr->ia_valid & ATTR_SIZE) && attr->ia_size != inode->i_size) {
 		if (!S_ISREG(inode->i_mode))
 			return -EINVAL;
+		/*
+		 * pNFS layouts are recalled, not waited for: a LAYOUTCOMMIT
+		 * before the return takes i_rwsem, which we hold. -EAGAIN
+		 * until they are back (nfsd answers NFS4ERR_DELAY).
+		 */
+		err = break_layout(inode, false);
+		if (err)
+			return err;
 		err = exofs_truncate(inode, attr->ia_size);
 		if (err)
 			return err;

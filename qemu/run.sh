@@ -176,6 +176,13 @@ build_payload() {
 	# Every module the build made (ore, exofs, oreblk, tests/ktap, bench/kmod).
 	find "$ROOT" -path "$ROOT/build" -prune -o -name '*.ko' -type f -print |
 		while IFS= read -r ko; do cp "$ko" "$stage/ore/"; done
+	# make nfsd: the patched nfsd.ko (build/nfsd) as /ore/nfsd/nfsd.ko; a
+	# test insmods it (after sunrpc, lockd, ... from the host's modules)
+	# before anything loads Debian's (tests/guest/exofs_pnfs_server.sh).
+	if [ -e "$BUILD/nfsd/linux/fs/nfsd/nfsd.ko" ]; then
+		mkdir -p "$stage/ore/nfsd"
+		cp "$BUILD/nfsd/linux/fs/nfsd/nfsd.ko" "$stage/ore/nfsd/"
+	fi
 	cp -rL "$ROOT/tests/guest/." "$stage/ore/tests/"
 	[ -d "$ROOT/bench" ] && cp -rL "$ROOT/bench/." "$stage/ore/bench/"
 	# Sources only: no kbuild products next to the scripts.
