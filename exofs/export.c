@@ -131,13 +131,13 @@ static struct dentry *exofs_get_parent(struct dentry *child)
 	return d_obtain_alias(exofs_iget(dir->i_sb, ino));
 }
 
+/* exofs_pnfs.ko (exofs/pnfs/) recognises exofs superblocks by it */
 const struct export_operations exofs_export_ops = {
 	.encode_fh	= exofs_encode_fh,
 	.fh_to_dentry	= exofs_fh_to_dentry,
 	.fh_to_parent	= exofs_fh_to_parent,
 	.get_parent	= exofs_get_parent,
 };
-/* exofs_pnfs.ko (exofs/pnfs/) recognises exofs superblocks by it */
 EXPORT_SYMBOL_GPL(exofs_export_ops);
 
 /**
