@@ -8,13 +8,17 @@
 # Debian's client then asks modprobe for nfs-layouttype4-2, which we log),
 # files written and read through NFS, the provider's layout and device
 # address encoders (exofs_pnfs's selftest parameter: encode as LAYOUTGET
-# and GETDEVICEINFO do, decode as a client would, compare with exofs), a
-# local write and truncate with no layout out, the provider unloads,
-# fsck.exofs clean. Needs 4 disks and nfs-kernel-server on the host.
+# and GETDEVICEINFO do, decode as a client would, compare with exofs),
+# the four layout operations over the wire (tests/tools/pnfs_probe, a
+# minimal NFSv4.1 client: decoded bodies, the provider's counters, the
+# committed size, the logged error reports, exofs_pnfs cannot be unloaded
+# while the layout is held), a local write and truncate with no layout
+# out, the provider unloads, fsck.exofs clean. Needs 4 disks and
+# nfs-kernel-server on the host; make nfsd first.
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 18
+ktap_plan 22
 
 H=$ORE_HOST
 e=/tmp/nfsexp
@@ -111,9 +115,37 @@ check "the selftest checked 4 components and 4 device addresses per file" sh -c 
 	[ \$(dmesg | grep -c 'exofs_pnfs: selftest inode.*4 components.*raid 3 .*4 device addresses ok') -ge $((st_before + 2)) ]"
 check "the selftest refuses a file that is not on exofs" sh -c "! echo /tmp/big > $PP/selftest"
 
+# Over the wire: tests/tools/pnfs_probe, a minimal NFSv4.1 client, opens
+# big, gets its layout (decoded with pnfs/objlayout_xdr.c) and component
+# 0's device address, tries to unload exofs_pnfs while it holds the layout
+# (must fail: nfsd holds the module), commits a last write at 3000000 with
+# olu_ioerr_flag, returns the layout with two error reports.
+held='[ $(cat /sys/module/exofs_pnfs/refcnt) -gt 0 ] && ! rmmod exofs_pnfs 2>/dev/null'
+check "LAYOUTGET, GETDEVICEINFO, LAYOUTCOMMIT, LAYOUTRETURN over the wire (pnfs_probe)" sh -c "
+	pnfs_probe -c 3000000 -x '$held' 127.0.0.1 big > /tmp/probe.out 2>&1; rc=\$?; cat /tmp/probe.out; [ \$rc = 0 ] &&
+	grep -q '^layoutget: iomode 2 offset 0 length 0xffffffffffffffff .*raid 3 stripe_unit 16384 group_width 0 depth 0 mirrors 0 comps 4' /tmp/probe.out &&
+	grep -q '^getdeviceinfo: .*target type 1 netid tcp uaddr 127.0.0.1.8.1 osdname /stores/s[0-3] systemid 32 bytes' /tmp/probe.out &&
+	grep -q \"^while held: .* exit 0\" /tmp/probe.out &&
+	grep -q '^layoutcommit: new size 3000001' /tmp/probe.out && grep -q '^layoutreturn: ok' /tmp/probe.out &&
+	grep -q '^done' /tmp/probe.out"
+sed 's/^/# /' /tmp/probe.out
+counters() {
+	for c in layoutgets getdeviceinfos layoutcommits layoutreturns ioerr_reports ioerr_flags bad_bodies unavailable; do
+		printf '%s=%s ' $c "$(cat $PP/$c)"
+	done
+}
+diag "exofs_pnfs counters: $(counters)"
+check "the provider counted 1 layoutget, getdeviceinfo, layoutcommit, layoutreturn, 2 error reports, 1 ioerr flag" sh -c "
+	[ \"\$(cat $PP/layoutgets $PP/getdeviceinfos $PP/layoutcommits $PP/layoutreturns $PP/ioerr_reports $PP/ioerr_flags $PP/bad_bodies | tr '\n' ' ')\" = '1 1 1 1 2 1 0 ' ]"
+check "LAYOUTCOMMIT set the size on the MDS (3000001)" sh -c "[ \$(stat -c %s $E/big) = 3000001 ]"
+check "LAYOUTRETURN's error reports are logged (read EIO, write UNREACHABLE, store named)" sh -c "
+	dmesg | grep -q 'exofs_pnfs: .*: client read error 1 on object 0x20000 store [0-3], component bytes 4096+8192' &&
+	dmesg | grep -q 'exofs_pnfs: .*: client write error 6 on object 0x20000 store [0-3], component bytes 4096+8192'"
+
 check "local write and truncate on the MDS with no layout out" sh -c "
 	echo local >> $E/d/small && truncate -s 100 $E/big && [ \$(stat -c %s $E/big) = 100 ]"
-check "no exofs or exofs_pnfs errors in dmesg" sh -c "! dmesg | grep -i 'exofs.*error\|exofs.*corrupt\|exofs_pnfs.*cannot'"
+check "no exofs or exofs_pnfs errors in dmesg (but the reported ones)" sh -c "
+	! dmesg | grep -v 'exofs_pnfs: .*: client .* error' | grep -i 'exofs.*error\|exofs.*corrupt\|exofs_pnfs.*cannot'"
 check "unmount, unexport, stop nfsd, unload exofs_pnfs" sh -c "
 	umount $C4 && hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
 	rmmod exofs_pnfs && [ ! -e /sys/module/exofs_pnfs ] && umount $E"
