@@ -85,6 +85,19 @@ static const char *oreblk_sb_fields(const struct oreblk_sb *sb, u64 dev_size,
 	} else if (sb->recovery_offset) {
 		return "recovery_offset without the recovering flag";
 	}
+	if (le32_to_cpu(sb->array_state) & ~OREBLK_SB_ST_DIRTY)
+		return "unknown array state bits";
+	if (sb->pad)
+		return "pad is not zero";
+	if (le32_to_cpu(sb->array_state) & OREBLK_SB_ST_DIRTY) {
+		u64 roff = le64_to_cpu(sb->resync_offset);
+
+		if (roff > le64_to_cpu(sb->array_size) ||
+		    roff % l->stripe_length)
+			return "resync_offset is beyond array_size or not a multiple of the stripe length";
+	} else if (sb->resync_offset) {
+		return "resync_offset without the dirty state";
+	}
 	if (memcmp(sb->member_uuids[idx], sb->member_uuid, OREBLK_UUID_SIZE))
 		return "member_uuid is not its own entry of the member table";
 	return NULL;

@@ -79,6 +79,14 @@
  * @recovery_offset: with OREBLK_SB_FL_RECOVERING, bytes of this member's
  *	data range already rebuilt (and flushed), a multiple of 4096 up to
  *	@data_size: the rebuild resumes there; 0 otherwise
+ * @array_state: OREBLK_SB_ST_* bits, the same on every member in service;
+ *	0 in superblocks written before these bits existed (clean)
+ * @pad: zero
+ * @resync_offset: with OREBLK_SB_ST_DIRTY, the logical byte of the array
+ *	from which its redundancy may disagree with the data (0 after an
+ *	unclean shutdown: anywhere; a resync stopped by a clean stop resumes
+ *	there), a multiple of the layout's stripe length up to @array_size;
+ *	0 otherwise
  * @reserved: zeros
  */
 struct oreblk_sb {
@@ -106,7 +114,10 @@ struct oreblk_sb {
 	char   name[OREBLK_NAME_LEN];
 	__u8   member_uuids[OREBLK_MAX_MEMBERS][OREBLK_UUID_SIZE];
 	__le64 recovery_offset;
-	__u8   reserved[OREBLK_SB_SIZE - 176 -
+	__le32 array_state;
+	__le32 pad;
+	__le64 resync_offset;
+	__u8   reserved[OREBLK_SB_SIZE - 192 -
 			OREBLK_MAX_MEMBERS * OREBLK_UUID_SIZE];
 };
 
@@ -115,6 +126,15 @@ struct oreblk_sb {
  * in @faulty_map until the rebuild is over); valid below @recovery_offset.
  */
 #define OREBLK_SB_FL_RECOVERING	(1u << 0)
+
+/*
+ * &oreblk_sb.array_state: the array may have been written without its
+ * parity or mirrors catching up (set, FUA, before the first write after
+ * assembly; cleared by a clean stop), or a resync is unfinished; the
+ * next assembly resyncs from @resync_offset (md's "dirty" array, its
+ * resync_offset).
+ */
+#define OREBLK_SB_ST_DIRTY	(1u << 0)
 
 /* ---------------------------------------------------------------------
  * The control device, /dev/oreblk-control (misc). Every ioctl needs
@@ -130,10 +150,13 @@ struct oreblk_sb {
 #define OREBLK_INDEX_ANY	0xffffffffu
 #define OREBLK_MAX_INDEX	4095
 
+/* &oreblk_ctl_assemble.flags: start a dirty degraded array all the same */
+#define OREBLK_ASSEMBLE_FORCE	(1u << 0)
+
 /**
  * struct oreblk_ctl_assemble - OREBLK_CTL_ASSEMBLE: start an array
  * @index: in: N of /dev/oreblkN, or OREBLK_INDEX_ANY; out: the N used
- * @flags: in: zero (no flags defined)
+ * @flags: in: OREBLK_ASSEMBLE_* bits
  * @paths: in: user address of @nr_paths member device paths, each NUL
  *	terminated, back to back, @paths_len bytes in all; any order
  * @paths_len: in: bytes at @paths
@@ -148,11 +171,16 @@ struct oreblk_sb {
  * are stale (lower events), marked faulty by the freshest superblocks or
  * not given are missing; the array starts degraded while every group keeps
  * enough components, and the missing members are then marked faulty on
- * disk. Errors: -EINVAL (bad argument, a path given twice, a member of
- * another array, superblocks that disagree), -ENOENT/-ENOTBLK (bad path),
- * -EBUSY (a member in use), -EUCLEAN (no valid superblock: a foreign
- * device), -ENXIO (too many members missing), -EEXIST (/dev/oreblkN in
- * use, or the array is running already).
+ * disk. An array whose superblocks say it is dirty (OREBLK_SB_ST_DIRTY)
+ * starts a resync; one both dirty and degraded is refused ("cannot start
+ * dirty degraded array": its parity may be stale, and what is rebuilt from
+ * it would be wrong) unless OREBLK_ASSEMBLE_FORCE. Errors: -EINVAL (bad
+ * argument, a path given twice, a member of another array, superblocks
+ * that disagree), -ENOENT/-ENOTBLK (bad path), -EBUSY (a member in use),
+ * -EUCLEAN (no valid superblock: a foreign device), -ENXIO (too many
+ * members missing), -EIO (dirty and degraded, without
+ * OREBLK_ASSEMBLE_FORCE), -EEXIST (/dev/oreblkN in use, or the array is
+ * running already).
  */
 struct oreblk_ctl_assemble {
 	__u32 index;

@@ -489,6 +489,10 @@ static const struct ob_case ob_cases[] = {
 	{ OB(flags), 1, 0, -EINVAL, OB_DEV, "a recovering member is not marked faulty" },
 	{ OB(recovery_offset), 4096, 0, -EINVAL, OB_DEV,
 	  "recovery_offset without the recovering flag" },
+	{ OB(array_state), 2, 0, -EINVAL, OB_DEV, "unknown array state bits" },
+	{ OB(pad), 1, 0, -EINVAL, OB_DEV, "pad is not zero" },
+	{ OB(resync_offset), 4 * 65536, 0, -EINVAL, OB_DEV,
+	  "resync_offset without the dirty state" },
 	{ OB(nr_members), 0, 0, -EINVAL, OB_DEV, "nr_members is not 1..64" },
 	{ OB(nr_members), OREBLK_MAX_MEMBERS + 1, 0, -EINVAL, OB_DEV, "nr_members is not 1..64" },
 	{ OB(member_index), OB_N, 0, -EINVAL, OB_DEV, "member_index is beyond nr_members" },
@@ -597,6 +601,42 @@ static void test_oreblk_sb_recovering(void)
 	}
 }
 
+/* A dirty array: the state bit, a resync offset on a stripe boundary. */
+static void test_oreblk_sb_dirty(void)
+{
+	struct oreblk_sb sb;
+	struct ore_layout l;
+	const char *why;
+	uint64_t U = 4 * 65536, size;
+	const uint64_t good[] = { 0, U, 7 * U, 0 };
+	const uint64_t bad[] = { 4096, U + 65536, 0 };
+	size_t i;
+	int err;
+
+	make_ob(&sb, 1);
+	size = le64toh(sb.array_size);
+	sb.array_state = htole32(OREBLK_SB_ST_DIRTY);
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		sb.resync_offset = htole64(i == ARRAY_SIZE(good) - 1 ? size :
+					   good[i]);
+		sb.csum = htole32(oreblk_sb_csum(&sb));
+		err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+		EXPECT(!err, "dirty, resync_offset %llu: %d %s",
+		       (unsigned long long)le64toh(sb.resync_offset), err,
+		       why ? why : "");
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		sb.resync_offset = htole64(bad[i] ? bad[i] : size + U);
+		sb.csum = htole32(oreblk_sb_csum(&sb));
+		err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+		EXPECT(err == -EINVAL && why &&
+		       !strcmp(why, "resync_offset is beyond array_size or not a multiple of the stripe length"),
+		       "dirty, resync_offset %llu: %d %s",
+		       (unsigned long long)le64toh(sb.resync_offset), err,
+		       why ? why : "");
+	}
+}
+
 /*
  * Same events and one marks the other faulty while the other does not
  * know it: split; else not.
@@ -632,6 +672,7 @@ static const struct {
 	{ "oreblk_sb_agree", test_oreblk_sb_agree },
 	{ "oreblk_sb_split", test_oreblk_sb_split },
 	{ "oreblk_sb_recovering", test_oreblk_sb_recovering },
+	{ "oreblk_sb_dirty", test_oreblk_sb_dirty },
 };
 
 int main(void)
