@@ -135,6 +135,10 @@ static void oreblk_sb_build(struct oreblk_array *arr, u32 idx,
 		memcpy(sb->member_uuids[i], m->uuid, OREBLK_UUID_SIZE);
 	}
 	sb->faulty_map = cpu_to_le64(faulty);
+	if (arr->sb_dirty) {
+		sb->array_state = cpu_to_le32(OREBLK_SB_ST_DIRTY);
+		sb->resync_offset = cpu_to_le64(arr->sb_resync_offset);
+	}
 	if (test_bit(OREBLK_M_REBUILDING, &arr->members[idx].flags)) {
 		sb->flags = cpu_to_le32(OREBLK_SB_FL_RECOVERING);
 		sb->recovery_offset = cpu_to_le64(arr->sync_checkpoint);
@@ -674,6 +678,50 @@ static int oreblk_array_setup(struct oreblk_array *arr,
 	return 0;
 }
 
+/*
+ * Was the array stopped cleanly? The used members' superblocks say (any
+ * of them dirty: dirty, from the lowest resync offset). A dirty array
+ * resyncs once it runs; dirty and degraded, it does not start unless
+ * forced (docs/oreblk.md).
+ */
+static int oreblk_assemble_dirty(struct oreblk_array *arr,
+				 struct oreblk_cand **slot, u32 active,
+				 struct oreblk_ctl_assemble *ca, char *msg)
+{
+	bool dirty = false;
+	u64 off = arr->array_size;
+	u32 i;
+
+	for (i = 0; i < arr->nr_members; i++) {
+		const struct oreblk_cand *c = slot[i];
+
+		if (!c || !c->use ||
+		    !(le32_to_cpu(c->sb->array_state) & OREBLK_SB_ST_DIRTY))
+			continue;
+		dirty = true;
+		off = min(off, le64_to_cpu(c->sb->resync_offset));
+	}
+	if (!dirty || !arr->redundant)
+		return 0;
+	if (active < arr->nr_members) {
+		if (!(ca->flags & OREBLK_ASSEMBLE_FORCE)) {
+			oreblk_msg(msg, "oreblk%d: cannot start dirty degraded array (not stopped cleanly, %u of %u members): parity may be stale; --force starts it",
+				   arr->index, active, arr->nr_members);
+			return -EIO;
+		}
+		pr_crit("oreblk%d: starting dirty degraded array - data corruption possible (%u of %u members in service; no resync)\n",
+			arr->index, active, arr->nr_members);
+	} else {
+		arr->resync_pending = true;
+		arr->resync_pos = off;
+		pr_info("oreblk%d: not stopped cleanly: resync from array offset %llu\n",
+			arr->index, off);
+	}
+	arr->sb_dirty = true;
+	arr->sb_resync_offset = off;
+	return 0;
+}
+
 /**
  * oreblk_assemble - build an array from the devices named in @ca
  * @ca: the request; @ca->index is the N to use; @ca->msg gets the reason
@@ -709,6 +757,8 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	}
 	arr->index = ca->index;
 	mutex_init(&arr->sb_mutex);
+	mutex_init(&arr->sync_mutex);
+	arr->sync_speed_min = OREBLK_SYNC_SPEED_MIN;
 	INIT_WORK(&arr->fail_work, oreblk_fail_work);
 	spin_lock_init(&arr->hold_lock);
 	INIT_LIST_HEAD(&arr->held);
@@ -790,6 +840,9 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 		}
 		active++;
 	}
+	err = oreblk_assemble_dirty(arr, slot, active, ca, msg);
+	if (err)
+		goto out;
 	for (i = 0; i < arr->nr_members; i++) {
 		arr->stores[i] = arr->members[i].store;
 		/* lost now but not on disk yet: say so on disk */
@@ -805,6 +858,7 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	}
 	oreblk_cache_init(&arr->cache, &arr->layout,
 			  arr->layout.parity ? OREBLK_CACHE_DEFAULT : 0);
+	oreblk_dirty_init(arr);
 	if (newly_lost) {
 		mutex_lock(&arr->sb_mutex);
 		oreblk_write_sbs(arr);
@@ -860,6 +914,7 @@ void oreblk_array_free(struct oreblk_array *arr)
 	kfree(arr->members);
 	kfree(arr->stores);
 	__free_page(arr->sb_page);
+	mutex_destroy(&arr->sync_mutex);
 	mutex_destroy(&arr->sb_mutex);
 	kfree(arr);
 }

@@ -355,6 +355,22 @@ static void oreblk_flush_work(struct work_struct *work)
 	oreblk_cmd_start(cmd);
 }
 
+/**
+ * oreblk_cmd_dispatch - serve a command checked by ->submit_bio
+ * @cmd: the command
+ *
+ * Never waits for I/O: a cache flush first goes to oreblk_wq.
+ */
+void oreblk_cmd_dispatch(struct oreblk_cmd *cmd)
+{
+	if (cmd->bio->bi_opf & REQ_PREFLUSH) {
+		INIT_WORK(&cmd->work, oreblk_flush_work);
+		queue_work(oreblk_wq, &cmd->work);
+		return;
+	}
+	oreblk_cmd_start(cmd);
+}
+
 /* A command for @bio, counted in flight and in the disk's statistics. */
 static struct oreblk_cmd *oreblk_cmd_alloc(struct oreblk_array *arr,
 					   struct bio *bio)
@@ -426,12 +442,16 @@ static void oreblk_discard(struct oreblk_array *arr, struct bio *bio)
 static void oreblk_submit_bio(struct bio *bio)
 {
 	struct oreblk_array *arr = bio->bi_bdev->bd_disk->private_data;
+	unsigned long now = jiffies;
 	struct oreblk_cmd *cmd;
 	unsigned int i;
 
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
+	/* user activity, for the sync thread's pace (recover.c) */
+	if (READ_ONCE(arr->last_io) != now)
+		WRITE_ONCE(arr->last_io, now);
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
@@ -462,12 +482,9 @@ static void oreblk_submit_bio(struct bio *bio)
 		oreblk_cmd_finish(cmd);
 		return;
 	}
-	if (bio->bi_opf & REQ_PREFLUSH) {
-		INIT_WORK(&cmd->work, oreblk_flush_work);
-		queue_work(oreblk_wq, &cmd->work);
-		return;
-	}
-	oreblk_cmd_start(cmd);
+	if (cmd->write && cmd->length && oreblk_dirty_hold(arr, cmd))
+		return;	/* started once the superblocks say dirty */
+	oreblk_cmd_dispatch(cmd);
 }
 
 static int oreblk_open(struct gendisk *disk, blk_mode_t mode)

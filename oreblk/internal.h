@@ -5,11 +5,14 @@
  *
  * Lock order (outermost first):
  *   oreblk_ctl_mutex (main.c)	the list of arrays, assemble/stop
+ *   oreblk_array.sync_mutex	starting and stopping the sync thread
  *   oreblk_array.sb_mutex	member states, events, superblock writes
  *   oreblk_lock_bucket.lock	stripe locks (lock.c), never held with
  *   oreblk_cache_shard.lock	a cache shard lock (cache.c)
  *   oreblk_array.hold_lock	bios held for a superblock update (array.c),
  *				nothing else is taken under it
+ *   oreblk_array.dirty_lock	writes held until the superblocks say
+ *				dirty (dirty.c), nothing taken under it
  * The spinlocks are taken with interrupts disabled: I/O completions
  * release stripe locks and update the cache from interrupt context.
  */
@@ -233,6 +236,7 @@ int oreblk_disk_create(struct oreblk_array *arr);
 void oreblk_disk_destroy(struct oreblk_array *arr);
 void oreblk_piece_start_work(struct work_struct *work);
 void oreblk_cmd_end(struct oreblk_cmd *cmd);
+void oreblk_cmd_dispatch(struct oreblk_cmd *cmd);
 
 /* ---------------------------------------------------------------------
  * array.c: assembling, members, superblocks, failures.
@@ -253,10 +257,23 @@ struct oreblk_retired {
 	struct file *file;
 };
 
+/* What the sync thread does (&oreblk_array.sync_action), md's words. */
+enum oreblk_sync_action {
+	OREBLK_SYNC_IDLE,	/* nothing runs */
+	OREBLK_SYNC_RESYNC,	/* repair every stripe after an unclean stop */
+	OREBLK_SYNC_RECOVER,	/* rebuild a new member */
+	OREBLK_SYNC_CHECK,	/* count the stripes that disagree */
+	OREBLK_SYNC_REPAIR,	/* count them and rewrite their redundancy */
+};
+
 /**
- * struct oreblk_recovery - the rebuild of one member (recover.c)
- * @member: the member being rebuilt
- * @done: bytes of its data range rebuilt (its recovery offset)
+ * struct oreblk_recovery - one run of the sync thread (recover.c): the
+ *	rebuild of a member, or a resync, check or repair of the array
+ * @action: what it does (not OREBLK_SYNC_IDLE)
+ * @member: the member being rebuilt (OREBLK_SYNC_RECOVER)
+ * @done: bytes done: of the member's data range (its recovery offset)
+ *	for a rebuild, of the array (a multiple of the stripe length) else
+ * @mismatches: pages found to disagree so far (ore_scrub())
  * @task: the thread (a reference held)
  * @max_rows: stripe rows per step
  * @pages: the buffer of one step
@@ -265,8 +282,10 @@ struct oreblk_retired {
  * @handover: a stripe lock was handed over to @piece
  */
 struct oreblk_recovery {
+	enum oreblk_sync_action action;
 	u32 member;
 	u64 done;
+	u64 mismatches;
 	struct task_struct *task;
 	u64 max_rows;
 	struct page **pages;
@@ -331,12 +350,35 @@ struct oreblk_member {
  * @cache: stripe cache
  * @stopping: no new opens
  * @retired: stores replaced while running (struct oreblk_retired)
- * @recovery: the last recovery started, or NULL (under the control mutex)
- * @sync_running: a recovery runs (for sysfs)
- * @sync_done: bytes of the member's data range rebuilt so far (for sysfs)
- * @sync_speed_max: rebuild rate limit in KiB/s, 0 for none (sysfs)
+ * @sync_mutex: protects @recovery and @sync_closed: starting and stopping
+ *	the sync thread
+ * @recovery: the last sync run started, or NULL
+ * @sync_closed: the array is stopping: no sync thread starts any more
+ * @sync_action: what the sync thread does now, OREBLK_SYNC_IDLE when
+ *	none runs (for sysfs)
+ * @sync_done: &oreblk_recovery.done of the run (for sysfs)
+ * @sync_total: what @sync_done goes up to
+ * @sync_mark: (jiffies, @sync_done) pairs, the older one at [0], for
+ *	sysfs sync_speed (updated every OREBLK_SYNC_MARK_MS)
+ * @mismatches: pages found to disagree by the last resync, check or
+ *	repair (sysfs mismatch_cnt shows sectors)
+ * @sync_speed_min: rate of the sync thread while user I/O is active, in
+ *	KiB/s, 0 for no yielding (sysfs)
+ * @sync_speed_max: its rate limit otherwise, KiB/s, 0 for none (sysfs)
+ * @last_io: jiffies of the last bio submitted to the disk (user activity)
  * @sync_checkpoint: the rebuilt (and flushed) bytes of the member being
  *	rebuilt that its superblock records (under @sb_mutex)
+ * @dirty_lock: protects @dirty_state and @dirty_held
+ * @dirty_state: OREBLK_DIRTY_*: may writes go to the members?
+ * @dirty_held: commands of writes waiting for the superblocks to say dirty
+ * @dirty_work: writes those superblocks, then starts the held writes
+ * @sb_dirty: the superblocks in service say OREBLK_SB_ST_DIRTY, from
+ *	@sb_resync_offset on (under @sb_mutex)
+ * @sb_resync_offset: see @sb_dirty
+ * @resync_pending: the redundancy may disagree from @resync_pos on: a
+ *	resync is due (found dirty at assembly and not done yet; under
+ *	@sb_mutex)
+ * @resync_pos: see @resync_pending; a multiple of the stripe length
  */
 struct oreblk_array {
 	struct list_head node;
@@ -372,11 +414,29 @@ struct oreblk_array {
 	struct oreblk_cache cache;
 	bool stopping;
 	struct list_head retired;
+	struct mutex sync_mutex;
 	struct oreblk_recovery *recovery;
-	bool sync_running;
+	bool sync_closed;
+	enum oreblk_sync_action sync_action;
 	u64 sync_done;
+	u64 sync_total;
+	struct {
+		unsigned long time;
+		u64 done;
+	} sync_mark[2];
+	u64 mismatches;
+	unsigned int sync_speed_min;
 	unsigned int sync_speed_max;
+	unsigned long last_io;
 	u64 sync_checkpoint;
+	spinlock_t dirty_lock;
+	int dirty_state;
+	struct list_head dirty_held;
+	struct work_struct dirty_work;
+	bool sb_dirty;
+	u64 sb_resync_offset;
+	bool resync_pending;
+	u64 resync_pos;
 };
 
 int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
@@ -397,12 +457,35 @@ int oreblk_retire_store(struct oreblk_array *arr, struct ore_store *store,
 __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...);
 
 /* ---------------------------------------------------------------------
- * recover.c: a new member and its rebuild.
+ * recover.c: the sync thread: a new member and its rebuild; resync,
+ * check and repair of the array.
  */
+#define OREBLK_SYNC_SPEED_MIN	1000	/* KiB/s, md's speed_limit_min */
+#define OREBLK_SYNC_IDLE_MS	250	/* user I/O this recent: active */
+#define OREBLK_SYNC_MARK_MS	3000	/* sync_speed averaging step */
+
 int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca);
 void oreblk_recovery_stop(struct oreblk_array *arr);
+void oreblk_sync_close(struct oreblk_array *arr);
 int oreblk_recovery_resume(struct oreblk_array *arr);
 void oreblk_recovery_free(struct oreblk_recovery *rc);
+int oreblk_sync_request(struct oreblk_array *arr,
+			enum oreblk_sync_action action);
+const char *oreblk_sync_action_name(enum oreblk_sync_action action);
+
+/* ---------------------------------------------------------------------
+ * dirty.c: the dirty state in the superblocks.
+ */
+/* &oreblk_array.dirty_state */
+enum {
+	OREBLK_DIRTY_CLEAN,	/* the superblocks do not say dirty yet */
+	OREBLK_DIRTY_MARKING,	/* they are being written to say so */
+	OREBLK_DIRTY_ON,	/* they say dirty (from 0): writes go */
+};
+
+void oreblk_dirty_init(struct oreblk_array *arr);
+bool oreblk_dirty_hold(struct oreblk_array *arr, struct oreblk_cmd *cmd);
+void oreblk_dirty_clean_stop(struct oreblk_array *arr);
 
 /* ---------------------------------------------------------------------
  * sysfs.c: /sys/block/oreblkN/ore/

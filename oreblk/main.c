@@ -41,7 +41,7 @@ static int oreblk_ctl_assemble(struct oreblk_ctl_assemble *ca)
 	char *paths;
 	int index, err;
 
-	if (ca->flags) {
+	if (ca->flags & ~OREBLK_ASSEMBLE_FORCE) {
 		snprintf(ca->msg, OREBLK_MSG_LEN, "unknown flags 0x%x", ca->flags);
 		return -EINVAL;
 	}
@@ -87,7 +87,8 @@ static int oreblk_ctl_assemble(struct oreblk_ctl_assemble *ca)
 		goto out_ida;
 	}
 	list_add_tail(&arr->node, &oreblk_arrays);
-	oreblk_recovery_resume(arr);	/* a failure leaves the member faulty */
+	/* a rebuild to go on with, or a resync; a failure leaves it undone */
+	oreblk_recovery_resume(arr);
 	mutex_unlock(&oreblk_ctl_mutex);
 	kfree(paths);
 	return 0;
@@ -104,9 +105,10 @@ static void oreblk_destroy(struct oreblk_array *arr)
 {
 	lockdep_assert_held(&oreblk_ctl_mutex);
 	list_del(&arr->node);
-	oreblk_recovery_stop(arr);
+	oreblk_sync_close(arr);
 	oreblk_disk_destroy(arr);
 	flush_work(&arr->fail_work);
+	oreblk_dirty_clean_stop(arr);
 	pr_info("oreblk%d stopped\n", arr->index);
 	ida_free(&oreblk_ida, arr->index);
 	oreblk_array_free(arr);

@@ -1,8 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * oreblk recovery: a new device takes the place of a member that is out of
- * service (OREBLK_CTL_ADD, `oreblk add`), and a kernel thread rebuilds the
- * member's data onto it from the others while the array serves I/O.
+ * oreblk's sync thread, oreblkN_sync, one at a time per array (md's words
+ * for what it does, sysfs sync_action):
+ *  - recover: a new device takes the place of a member that is out of
+ *    service (OREBLK_CTL_ADD, `oreblk add`), and the thread rebuilds the
+ *    member's data onto it from the others while the array serves I/O;
+ *  - check, repair: it walks the array's stripes in order, a few at a time
+ *    under their stripe locks, and compares (and rewrites) their mirrors
+ *    and parity with ore_scrub(), counting the pages that disagree;
+ *  - resync: a repair started by assembly when the superblocks say the
+ *    array was not stopped cleanly (dirty.c), from where a stopped resync
+ *    left off.
+ * Each step is paced: while user I/O is active (a bio submitted in the
+ * last OREBLK_SYNC_IDLE_MS) the thread runs at sync_speed_min, otherwise
+ * at up to sync_speed_max.
+ *
+ * The rebuild of a member:
  *
  * The new member's store is ORE_STORE_REBUILDING from the start: every
  * write reaches it, reads use it only below its recovery offset. The thread
@@ -35,6 +48,25 @@
 /* Bytes of the member rebuilt between two checkpoints in the superblocks. */
 #define OREBLK_RECOVER_CHECKPOINT	SZ_8M
 
+/* Stripes (of the array) scrubbed per step, at most. */
+#define OREBLK_SCRUB_STEP	SZ_1M
+
+const char *oreblk_sync_action_name(enum oreblk_sync_action action)
+{
+	switch (action) {
+	case OREBLK_SYNC_RESYNC:
+		return "resync";
+	case OREBLK_SYNC_RECOVER:
+		return "recover";
+	case OREBLK_SYNC_CHECK:
+		return "check";
+	case OREBLK_SYNC_REPAIR:
+		return "repair";
+	default:
+		return "idle";
+	}
+}
+
 static void oreblk_recover_handover(struct work_struct *work)
 {
 	struct oreblk_recovery *rc = container_of(work, struct oreblk_recovery,
@@ -65,28 +97,77 @@ static void oreblk_recover_dev_error(struct ore_io_state *ios, u32 comp,
 	oreblk_store_failed(ios->private, comp, store, offset, error);
 }
 
-/*
- * Keep the rebuild at or below sync_speed_max (KiB/s, 0: no limit): sleep
- * until @done bytes since @start are within it. kthread_stop() wakes it.
- */
-static void oreblk_recover_throttle(struct oreblk_array *arr,
-				    unsigned long start, u64 done)
+/* Has a bio been submitted to the disk in the last OREBLK_SYNC_IDLE_MS? */
+static bool oreblk_user_active(struct oreblk_array *arr)
 {
-	unsigned int max = READ_ONCE(arr->sync_speed_max);
-	unsigned long due;
+	return time_before(jiffies, READ_ONCE(arr->last_io) +
+			   msecs_to_jiffies(OREBLK_SYNC_IDLE_MS));
+}
 
-	if (!max)
-		return;
-	due = start + msecs_to_jiffies(div64_u64(done, max) * 1000 / 1024);
-	while (time_before(jiffies, due) && !kthread_should_stop()) {
+/*
+ * The pace of the sync thread: @rate KiB/s (0: no limit) since @start,
+ * when @base bytes were done.
+ */
+struct oreblk_pace {
+	unsigned long start;
+	u64 base;
+	unsigned int rate;
+};
+
+static void oreblk_pace_init(struct oreblk_pace *p, u64 done)
+{
+	p->start = jiffies;
+	p->base = done;
+	p->rate = 0;
+}
+
+/*
+ * After a step: record the progress for sysfs, then sleep as long as
+ * @done bytes are ahead of the rate: sync_speed_min while user I/O is
+ * active (and it is the lower), else sync_speed_max. The rate is looked
+ * at again every 100 ms of sleep, so that the thread speeds up as soon as
+ * the user I/O stops. A new rate counts from now. kthread_stop() wakes it.
+ */
+static void oreblk_sync_step_done(struct oreblk_array *arr,
+				  struct oreblk_pace *p, u64 done)
+{
+	unsigned long now = jiffies;
+
+	WRITE_ONCE(arr->sync_done, done);
+	if (time_after(now, arr->sync_mark[1].time +
+		       msecs_to_jiffies(OREBLK_SYNC_MARK_MS))) {
+		WRITE_ONCE(arr->sync_mark[0].time, arr->sync_mark[1].time);
+		WRITE_ONCE(arr->sync_mark[0].done, arr->sync_mark[1].done);
+		WRITE_ONCE(arr->sync_mark[1].time, now);
+		WRITE_ONCE(arr->sync_mark[1].done, done);
+	}
+	while (!kthread_should_stop()) {
+		unsigned int max = READ_ONCE(arr->sync_speed_max);
+		unsigned int min = READ_ONCE(arr->sync_speed_min);
+		unsigned int rate = max;
+		unsigned long due;
+
+		if (min && (!max || min < max) && oreblk_user_active(arr))
+			rate = min;
+		if (rate != p->rate) {
+			p->rate = rate;
+			p->start = jiffies;
+			p->base = done;
+		}
+		if (!rate)
+			break;
+		due = p->start + msecs_to_jiffies(div64_u64((done - p->base) *
+							    1000,
+							    (u64)rate * 1024));
+		if (!time_before(jiffies, due))
+			break;
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (!kthread_should_stop())
-			schedule_timeout(due - jiffies);
+			schedule_timeout(min_t(unsigned long, due - jiffies,
+					       msecs_to_jiffies(100)));
 		__set_current_state(TASK_RUNNING);
-		max = READ_ONCE(arr->sync_speed_max);
-		if (!max)
-			break;
 	}
+	cond_resched();
 }
 
 /*
@@ -115,10 +196,10 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 	const struct ore_layout *l = &arr->layout;
 	struct ore_store *store = arr->members[rc->member].store;
 	u64 U = l->stripe_length, su = l->stripe_unit, rows, loff;
-	u64 from = rc->done;
-	unsigned long start = jiffies;
+	struct oreblk_pace pace;
 	int err;
 
+	oreblk_pace_init(&pace, rc->done);
 	while (rc->done < arr->data_size) {
 		if (kthread_should_stop())
 			return -EINTR;
@@ -136,22 +217,90 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 			return err;
 		rc->done += rows * su;
 		ore_store_set_recovery_offset(store, rc->done);
-		WRITE_ONCE(arr->sync_done, rc->done);
 		if (rc->done - arr->sync_checkpoint >= OREBLK_RECOVER_CHECKPOINT) {
 			err = oreblk_recover_checkpoint(arr, rc, store);
 			if (err)
 				return err;
 		}
-		oreblk_recover_throttle(arr, start, rc->done - from);
-		cond_resched();
+		oreblk_sync_step_done(arr, &pace, rc->done);
 	}
 	return store->ops->flush(store, 0);
 }
 
-static int oreblk_recover_thread(void *data)
+/*
+ * Check (or repair) the array's stripes from @rc->done on; 0 or the error
+ * that stopped it. The pages that disagree are counted in @rc->mismatches
+ * and in sysfs mismatch_cnt as it goes.
+ */
+static int oreblk_scrub_run(struct oreblk_array *arr,
+			    struct oreblk_recovery *rc)
 {
-	struct oreblk_array *arr = data;
-	struct oreblk_recovery *rc = arr->recovery;
+	const struct ore_layout *l = &arr->layout;
+	bool repair = rc->action != OREBLK_SYNC_CHECK;
+	u64 U = l->stripe_length, n;
+	struct oreblk_pace pace;
+	int err;
+
+	oreblk_pace_init(&pace, rc->done);
+	while (rc->done < arr->array_size) {
+		if (kthread_should_stop())
+			return -EINTR;
+		n = min(rc->max_rows, div64_u64(arr->array_size - rc->done, U));
+		oreblk_recover_lock(arr, rc, div64_u64(rc->done, U), n);
+		err = ore_scrub(l, &arr->oc, rc->done, n * U, repair,
+				&rc->mismatches, oreblk_recover_dev_error, arr);
+		oreblk_unlock_stripes(&arr->locks, &rc->piece);
+		WRITE_ONCE(arr->mismatches, rc->mismatches);
+		if (err)
+			return err;
+		rc->done += n * U;
+		oreblk_sync_step_done(arr, &pace, rc->done);
+	}
+	/* what was repaired is on stable storage before it counts as done */
+	return repair ? ore_flush(l, &arr->oc) : 0;
+}
+
+static int oreblk_scrub_thread(struct oreblk_array *arr,
+			       struct oreblk_recovery *rc)
+{
+	const char *name = oreblk_sync_action_name(rc->action);
+	unsigned long start = jiffies;
+	u64 from = rc->done;
+	int err;
+
+	pr_info("oreblk%d: %s started at array offset %llu (%llu bytes)\n",
+		arr->index, name, from, arr->array_size);
+	err = oreblk_scrub_run(arr, rc);
+	mutex_lock(&arr->sb_mutex);
+	if (!err) {
+		/* a resync, or a repair of all of it: the array is in sync */
+		if (rc->action == OREBLK_SYNC_RESYNC ||
+		    (rc->action == OREBLK_SYNC_REPAIR && !from)) {
+			arr->resync_pending = false;
+			arr->resync_pos = 0;
+		}
+		pr_info("oreblk%d: %s done in %u s: %llu pages (%llu sectors) did not match\n",
+			arr->index, name,
+			jiffies_to_msecs(jiffies - start) / 1000,
+			rc->mismatches, rc->mismatches << (PAGE_SHIFT - SECTOR_SHIFT));
+	} else {
+		if (rc->action == OREBLK_SYNC_RESYNC)
+			arr->resync_pos = rc->done;
+		if (err == -EINTR)
+			pr_info("oreblk%d: %s stopped at array offset %llu (%llu pages did not match so far)\n",
+				arr->index, name, rc->done, rc->mismatches);
+		else
+			pr_err("oreblk%d: %s failed at array offset %llu: %d\n",
+			       arr->index, name, rc->done, err);
+	}
+	WRITE_ONCE(arr->sync_action, OREBLK_SYNC_IDLE);
+	mutex_unlock(&arr->sb_mutex);
+	return err;
+}
+
+static int oreblk_recover_thread(struct oreblk_array *arr,
+				 struct oreblk_recovery *rc)
+{
 	struct oreblk_member *m = &arr->members[rc->member];
 	unsigned long start = jiffies;
 	int err;
@@ -179,9 +328,19 @@ static int oreblk_recover_thread(void *data)
 			pr_err("oreblk%d: recovery of member %u (%s) failed at data offset %llu: %d; the member stays faulty\n",
 			       arr->index, rc->member, m->path, rc->done, err);
 	}
-	WRITE_ONCE(arr->sync_running, false);
+	WRITE_ONCE(arr->sync_action, OREBLK_SYNC_IDLE);
 	mutex_unlock(&arr->sb_mutex);
 	return err;
+}
+
+static int oreblk_sync_thread(void *data)
+{
+	struct oreblk_array *arr = data;
+	struct oreblk_recovery *rc = arr->recovery;
+
+	if (rc->action == OREBLK_SYNC_RECOVER)
+		return oreblk_recover_thread(arr, rc);
+	return oreblk_scrub_thread(arr, rc);
 }
 
 /* A rebuild that cannot go on: the member is faulty again. Under sb_mutex. */
@@ -193,26 +352,36 @@ static void oreblk_recovery_abandon(struct oreblk_member *m)
 }
 
 /*
- * Start the thread for @rc (member and offset set), the member already
- * REBUILDING. On failure the member is faulty. Under sb_mutex.
+ * Start the thread for @rc (action, member and offset set), a member to
+ * rebuild already REBUILDING; on failure that member is faulty. Under
+ * sync_mutex and sb_mutex.
  */
 static int oreblk_recovery_start(struct oreblk_array *arr,
 				 struct oreblk_recovery *rc)
 {
-	struct oreblk_member *m = &arr->members[rc->member];
+	unsigned long now = jiffies;
 	int err;
 
+	lockdep_assert_held(&arr->sync_mutex);
 	lockdep_assert_held(&arr->sb_mutex);
 	arr->recovery = rc;
 	WRITE_ONCE(arr->sync_done, rc->done);
-	WRITE_ONCE(arr->sync_running, true);
-	rc->task = kthread_run(oreblk_recover_thread, arr, "oreblk%d_recover",
-			       arr->index);
+	WRITE_ONCE(arr->sync_total, rc->action == OREBLK_SYNC_RECOVER ?
+		   arr->data_size : arr->array_size);
+	arr->sync_mark[0].time = now;
+	arr->sync_mark[0].done = rc->done;
+	arr->sync_mark[1] = arr->sync_mark[0];
+	if (rc->action != OREBLK_SYNC_RECOVER)
+		WRITE_ONCE(arr->mismatches, 0);
+	WRITE_ONCE(arr->sync_action, rc->action);
+	rc->task = kthread_run(oreblk_sync_thread, arr, "oreblk%d_%s",
+			       arr->index, oreblk_sync_action_name(rc->action));
 	if (IS_ERR(rc->task)) {
 		err = PTR_ERR(rc->task);
 		rc->task = NULL;
-		WRITE_ONCE(arr->sync_running, false);
-		oreblk_recovery_abandon(m);
+		WRITE_ONCE(arr->sync_action, OREBLK_SYNC_IDLE);
+		if (rc->action == OREBLK_SYNC_RECOVER)
+			oreblk_recovery_abandon(&arr->members[rc->member]);
 		return err;
 	}
 	/* the thread cannot end before we unlock sb_mutex */
@@ -248,7 +417,9 @@ static int oreblk_free_slot(struct oreblk_array *arr)
 	return -ENOENT;
 }
 
-static struct oreblk_recovery *oreblk_recovery_alloc(struct oreblk_array *arr)
+/* A run of @action: its step, buffer (for a rebuild) and lock entries. */
+static struct oreblk_recovery *
+oreblk_recovery_alloc(struct oreblk_array *arr, enum oreblk_sync_action action)
 {
 	u64 U = arr->layout.stripe_length;
 	struct oreblk_recovery *rc;
@@ -257,12 +428,16 @@ static struct oreblk_recovery *oreblk_recovery_alloc(struct oreblk_array *arr)
 	rc = kzalloc(sizeof(*rc), GFP_KERNEL);
 	if (!rc)
 		return NULL;
-	rc->max_rows = max_t(u64, 1, div64_u64(OREBLK_RECOVER_STEP, U));
-	rc->nr_pages = rc->max_rows * U >> PAGE_SHIFT;
+	rc->action = action;
+	rc->max_rows = max_t(u64, 1, div64_u64(action == OREBLK_SYNC_RECOVER ?
+					       OREBLK_RECOVER_STEP :
+					       OREBLK_SCRUB_STEP, U));
+	if (action == OREBLK_SYNC_RECOVER)
+		rc->nr_pages = rc->max_rows * U >> PAGE_SHIFT;
 	rc->pages = kcalloc(rc->nr_pages, sizeof(*rc->pages), GFP_KERNEL);
 	rc->piece.ents = kcalloc(rc->max_rows, sizeof(*rc->piece.ents),
 				 GFP_KERNEL);
-	if (!rc->pages || !rc->piece.ents)
+	if ((rc->nr_pages && !rc->pages) || !rc->piece.ents)
 		goto fail;
 	for (i = 0; i < rc->nr_pages; i++) {
 		rc->pages[i] = alloc_page(GFP_KERNEL);
@@ -299,10 +474,12 @@ void oreblk_recovery_free(struct oreblk_recovery *rc)
 }
 
 /**
- * oreblk_recovery_stop - stop the recovery thread and free the recovery
- * @arr: the array; its I/O is over or still served
+ * oreblk_recovery_stop - stop the sync thread and free its run
+ * @arr: the array; its I/O is over or still served. Under sync_mutex once
+ *	the array runs.
  *
- * The member being rebuilt stays faulty (in memory and on disk).
+ * A member being rebuilt stays faulty (in memory and on disk); a resync
+ * stopped goes on from there at the next assembly.
  */
 void oreblk_recovery_stop(struct oreblk_array *arr)
 {
@@ -314,6 +491,20 @@ void oreblk_recovery_stop(struct oreblk_array *arr)
 		kthread_stop(rc->task);
 	arr->recovery = NULL;
 	oreblk_recovery_free(rc);
+}
+
+/**
+ * oreblk_sync_close - stop the sync thread for good (the array stops)
+ * @arr: the array
+ *
+ * No sync run starts after this (sysfs sync_action writes get -ENODEV).
+ */
+void oreblk_sync_close(struct oreblk_array *arr)
+{
+	mutex_lock(&arr->sync_mutex);
+	arr->sync_closed = true;
+	oreblk_recovery_stop(arr);
+	mutex_unlock(&arr->sync_mutex);
 }
 
 /* Put the device @file in slot @i as a member being rebuilt. Under sb_mutex. */
@@ -377,10 +568,13 @@ int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca)
 			   arr->index);
 		return -EINVAL;
 	}
-	if (READ_ONCE(arr->sync_running)) {
-		oreblk_msg(msg, "oreblk%d: a recovery is running already",
-			   arr->index);
-		return -EBUSY;
+	mutex_lock(&arr->sync_mutex);
+	if (READ_ONCE(arr->sync_action) != OREBLK_SYNC_IDLE) {
+		oreblk_msg(msg, "oreblk%d: a %s is running already",
+			   arr->index,
+			   oreblk_sync_action_name(READ_ONCE(arr->sync_action)));
+		err = -EBUSY;
+		goto out_sync;
 	}
 	oreblk_recovery_stop(arr);	/* the one before, over */
 	file = bdev_file_open_by_path(ca->path, BLK_OPEN_READ | BLK_OPEN_WRITE,
@@ -388,7 +582,8 @@ int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca)
 	if (IS_ERR(file)) {
 		oreblk_msg(msg, "%s: cannot open the device: %ld", ca->path,
 			   PTR_ERR(file));
-		return PTR_ERR(file);
+		err = PTR_ERR(file);
+		goto out_sync;
 	}
 	if (bdev_nr_bytes(file_bdev(file)) < arr->data_offset + arr->data_size) {
 		oreblk_msg(msg, "%s: %llu bytes, the members need %llu",
@@ -397,7 +592,7 @@ int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca)
 		err = -EINVAL;
 		goto out_put;
 	}
-	rc = oreblk_recovery_alloc(arr);
+	rc = oreblk_recovery_alloc(arr, OREBLK_SYNC_RECOVER);
 	if (!rc) {
 		oreblk_msg(msg, "no memory");
 		err = -ENOMEM;
@@ -426,6 +621,7 @@ int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca)
 	if (err)
 		oreblk_msg(msg, "cannot start the recovery thread: %d", err);
 	mutex_unlock(&arr->sb_mutex);
+	mutex_unlock(&arr->sync_mutex);
 	ca->member = slot;
 	return err;
 
@@ -435,16 +631,46 @@ out_unlock:
 out_put:
 	if (file)
 		bdev_fput(file);
+out_sync:
+	mutex_unlock(&arr->sync_mutex);
+	return err;
+}
+
+/*
+ * Start a resync, check or repair: a resync goes on where the last one
+ * stopped, if it did; the others start at 0.
+ */
+static int oreblk_scrub_start(struct oreblk_array *arr,
+			      enum oreblk_sync_action action)
+{
+	struct oreblk_recovery *rc;
+	int err;
+
+	lockdep_assert_held(&arr->sync_mutex);
+	rc = oreblk_recovery_alloc(arr, action);
+	if (!rc)
+		return -ENOMEM;
+	oreblk_recovery_stop(arr);	/* the one before, over */
+	mutex_lock(&arr->sb_mutex);
+	if (action == OREBLK_SYNC_RESYNC && arr->resync_pending)
+		rc->done = arr->resync_pos;
+	err = oreblk_recovery_start(arr, rc);
+	mutex_unlock(&arr->sb_mutex);
+	if (err) {
+		arr->recovery = NULL;
+		oreblk_recovery_free(rc);
+	}
 	return err;
 }
 
 /**
- * oreblk_recovery_resume - go on with a rebuild found at assembly
- * @arr: a running array (its disk made) that has a member REBUILDING
- *	(oreblk_assemble() took it from its superblock's recovery offset)
+ * oreblk_recovery_resume - start what assembly found to do: go on with a
+ *	rebuild, or resync a dirty array
+ * @arr: a running array (its disk made); a member REBUILDING (oreblk_assemble()
+ *	took it from its superblock's recovery offset), or @arr->resync_pending
  *
- * Return: 0 (also when there is nothing to resume), -ENOMEM, or the
- * thread's start error (the member is then faulty).
+ * Return: 0 (also when there is nothing to do), -ENOMEM, or the thread's
+ * start error (a member to rebuild is then faulty; a resync stays due).
  */
 int oreblk_recovery_resume(struct oreblk_array *arr)
 {
@@ -452,18 +678,29 @@ int oreblk_recovery_resume(struct oreblk_array *arr)
 	u32 i;
 	int err;
 
+	mutex_lock(&arr->sync_mutex);
 	for (i = 0; i < arr->nr_members; i++)
 		if (test_bit(OREBLK_M_REBUILDING, &arr->members[i].flags))
 			break;
-	if (i == arr->nr_members)
-		return 0;
-	rc = oreblk_recovery_alloc(arr);
+	if (i == arr->nr_members) {
+		err = 0;
+		if (arr->resync_pending) {
+			err = oreblk_scrub_start(arr, OREBLK_SYNC_RESYNC);
+			if (err)
+				pr_err("oreblk%d: cannot start the resync: %d\n",
+				       arr->index, err);
+		}
+		mutex_unlock(&arr->sync_mutex);
+		return err;
+	}
+	rc = oreblk_recovery_alloc(arr, OREBLK_SYNC_RECOVER);
 	mutex_lock(&arr->sb_mutex);
 	if (!rc) {
 		pr_err("oreblk%d: no memory to resume the recovery of member %u: it stays faulty\n",
 		       arr->index, i);
 		oreblk_recovery_abandon(&arr->members[i]);
 		mutex_unlock(&arr->sb_mutex);
+		mutex_unlock(&arr->sync_mutex);
 		return -ENOMEM;
 	}
 	rc->member = i;
@@ -476,5 +713,51 @@ int oreblk_recovery_resume(struct oreblk_array *arr)
 		arr->recovery = NULL;
 		oreblk_recovery_free(rc);
 	}
+	mutex_unlock(&arr->sync_mutex);
+	return err;
+}
+
+/**
+ * oreblk_sync_request - a write to sysfs sync_action
+ * @arr: the array
+ * @action: OREBLK_SYNC_IDLE (stop what runs), _CHECK, _REPAIR or _RESYNC
+ *	(a repair from where a resync stopped, or of all of it)
+ *
+ * Return: 0; -EBUSY (a sync runs already), -EINVAL (a layout without
+ * redundancy, or members out of service: nothing to compare against),
+ * -ENODEV (the array is stopping), -ENOMEM, or the thread's start error.
+ */
+int oreblk_sync_request(struct oreblk_array *arr,
+			enum oreblk_sync_action action)
+{
+	enum oreblk_sync_action now;
+	const char *name = oreblk_sync_action_name(action);
+	int err = 0;
+
+	mutex_lock(&arr->sync_mutex);
+	now = READ_ONCE(arr->sync_action);
+	if (arr->sync_closed) {
+		err = -ENODEV;
+	} else if (action == OREBLK_SYNC_IDLE) {
+		if (now != OREBLK_SYNC_IDLE)
+			pr_info("oreblk%d: stopping the %s on request\n",
+				arr->index, oreblk_sync_action_name(now));
+		oreblk_recovery_stop(arr);
+	} else if (now != OREBLK_SYNC_IDLE) {
+		pr_err("oreblk%d: cannot start a %s: a %s is running\n",
+		       arr->index, name, oreblk_sync_action_name(now));
+		err = -EBUSY;
+	} else if (!arr->redundant) {
+		pr_err("oreblk%d: cannot start a %s: the layout has no redundancy\n",
+		       arr->index, name);
+		err = -EINVAL;
+	} else if (atomic_read(&arr->nr_failed)) {
+		pr_err("oreblk%d: cannot start a %s: %d members out of service, nothing to compare against\n",
+		       arr->index, name, atomic_read(&arr->nr_failed));
+		err = -EINVAL;
+	} else {
+		err = oreblk_scrub_start(arr, action);
+	}
+	mutex_unlock(&arr->sync_mutex);
 	return err;
 }

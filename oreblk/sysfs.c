@@ -10,10 +10,19 @@
  *   degraded             members out of service (0: not degraded)
  *   members              one line per member: "INDEX STATE ERRORS PATH"
  *                        (STATE: active, faulty, missing, rebuilding)
- *   sync_action          "recover" while a new member is rebuilt, "idle"
- *   sync_completed       "DONE / TOTAL" sectors of the member rebuilt, or
+ *   sync_action          (rw) what the sync thread does: "idle",
+ *                        "recover", "resync", "check", "repair"; write
+ *                        "check", "repair" or "resync" to start one,
+ *                        "idle" to stop it
+ *   sync_completed       "DONE / TOTAL" sectors (of the member's data
+ *                        range for recover, of the array else), or
  *                        "none" (md's format)
- *   sync_speed_max       (rw) rebuild rate limit, KiB/s; 0: none
+ *   sync_speed           KiB/s over the last 3 to 6 s, "none" when idle
+ *   sync_speed_min       (rw) KiB/s while user I/O is active; 0: no
+ *                        yielding (default 1000)
+ *   sync_speed_max       (rw) rate limit otherwise, KiB/s; 0: none
+ *   mismatch_cnt         sectors found to disagree by the last resync,
+ *                        check or repair (pages * 8)
  *   stripe_cache_size    (rw) stripe cache entries allowed, 0 .. 65536;
  *                        an entry is one page per data column
  *   stripe_cache_active  entries allocated
@@ -106,38 +115,100 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(members);
 
-/* Is a recovery running, and how far is it (bytes of the member)? */
-static bool oreblk_sync_state(struct oreblk_array *arr, u64 *done)
-{
-	if (!READ_ONCE(arr->sync_running))
-		return false;
-	*done = READ_ONCE(arr->sync_done);
-	return true;
-}
-
 static ssize_t sync_action_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	u64 done;
+	struct oreblk_array *arr = oreblk_dev_array(dev);
 
 	return sysfs_emit(buf, "%s\n",
-			  oreblk_sync_state(oreblk_dev_array(dev), &done) ?
-			  "recover" : "idle");
+			  oreblk_sync_action_name(READ_ONCE(arr->sync_action)));
 }
-static DEVICE_ATTR_RO(sync_action);
+
+/* "check", "repair", "resync": start one; "idle": stop what runs. */
+static ssize_t sync_action_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	static const enum oreblk_sync_action actions[] = {
+		OREBLK_SYNC_IDLE, OREBLK_SYNC_CHECK, OREBLK_SYNC_REPAIR,
+		OREBLK_SYNC_RESYNC,
+	};
+	struct oreblk_array *arr = oreblk_dev_array(dev);
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(actions); i++)
+		if (sysfs_streq(buf, oreblk_sync_action_name(actions[i])))
+			break;
+	if (i == ARRAY_SIZE(actions)) {
+		pr_err("oreblk%d: sync_action takes check, repair, resync or idle (recovery starts with oreblk add)\n",
+		       arr->index);
+		return -EINVAL;
+	}
+	err = oreblk_sync_request(arr, actions[i]);
+	return err ? err : count;
+}
+static DEVICE_ATTR_RW(sync_action);
 
 static ssize_t sync_completed_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
 {
 	struct oreblk_array *arr = oreblk_dev_array(dev);
-	u64 done;
 
-	if (!oreblk_sync_state(arr, &done))
+	if (READ_ONCE(arr->sync_action) == OREBLK_SYNC_IDLE)
 		return sysfs_emit(buf, "none\n");
-	return sysfs_emit(buf, "%llu / %llu\n", done >> SECTOR_SHIFT,
-			  arr->data_size >> SECTOR_SHIFT);
+	return sysfs_emit(buf, "%llu / %llu\n",
+			  READ_ONCE(arr->sync_done) >> SECTOR_SHIFT,
+			  READ_ONCE(arr->sync_total) >> SECTOR_SHIFT);
 }
 static DEVICE_ATTR_RO(sync_completed);
+
+static ssize_t sync_speed_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct oreblk_array *arr = oreblk_dev_array(dev);
+	unsigned long ms;
+	u64 done;
+
+	if (READ_ONCE(arr->sync_action) == OREBLK_SYNC_IDLE)
+		return sysfs_emit(buf, "none\n");
+	ms = jiffies_to_msecs(jiffies - READ_ONCE(arr->sync_mark[0].time));
+	done = READ_ONCE(arr->sync_done) - READ_ONCE(arr->sync_mark[0].done);
+	return sysfs_emit(buf, "%llu\n",
+			  ms ? div64_u64(done * 1000 / 1024, ms) : 0);
+}
+static DEVICE_ATTR_RO(sync_speed);
+
+static ssize_t mismatch_cnt_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  READ_ONCE(oreblk_dev_array(dev)->mismatches) <<
+			  (PAGE_SHIFT - SECTOR_SHIFT));
+}
+static DEVICE_ATTR_RO(mismatch_cnt);
+
+static ssize_t sync_speed_min_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(oreblk_dev_array(dev)->sync_speed_min));
+}
+
+static ssize_t sync_speed_min_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	unsigned int kib;
+	int err;
+
+	err = kstrtouint(buf, 10, &kib);
+	if (err)
+		return err;
+	WRITE_ONCE(oreblk_dev_array(dev)->sync_speed_min, kib);
+	return count;
+}
+static DEVICE_ATTR_RW(sync_speed_min);
 
 static ssize_t sync_speed_max_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
@@ -237,7 +308,10 @@ static struct attribute *oreblk_attrs[] = {
 	&dev_attr_members.attr,
 	&dev_attr_sync_action.attr,
 	&dev_attr_sync_completed.attr,
+	&dev_attr_sync_speed.attr,
+	&dev_attr_sync_speed_min.attr,
 	&dev_attr_sync_speed_max.attr,
+	&dev_attr_mismatch_cnt.attr,
 	&dev_attr_stripe_cache_size.attr,
 	&dev_attr_stripe_cache_active.attr,
 	&dev_attr_stripe_cache_hits.attr,

@@ -6,9 +6,10 @@
  *   oreblk create DEV --raid LEVEL -n N [--chunk SIZE] [--mirrors M]
  *                 [--group-count G] [--group-depth D] [--size SIZE]
  *                 [--name NAME] [--assume-clean] [--force] MEMBER...
- *   oreblk assemble DEV [--no-check] MEMBER...
+ *   oreblk assemble DEV [--no-check] [--force] MEMBER...
  *   oreblk stop DEV
  *   oreblk detail DEV
+ *   oreblk check DEV [--repair] [--wait]
  *   oreblk examine MEMBER...
  *   oreblk fail DEV MEMBER|INDEX
  *   oreblk wipe MEMBER...
@@ -24,8 +25,11 @@
  * redundancy), then assembles. Assemble checks the members here first
  * (foreign devices, members of other arrays, a member given twice, too
  * many missing) and the kernel checks them all again; --no-check skips the
- * checks here (tests of the kernel's). Exit status: 0 done, 1 failed,
- * 2 bad usage.
+ * checks here (tests of the kernel's); --force starts an array that is
+ * both dirty (not stopped cleanly) and degraded. Check starts md's
+ * "check" (or "repair") of the array's redundancy through sysfs
+ * sync_action and, with --wait, prints mismatch_cnt when it is over.
+ * Exit status: 0 done, 1 failed, 2 bad usage.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,9 +72,10 @@ static void usage(void)
 		"usage: %s create DEV --raid LEVEL -n N [--chunk SIZE] [--mirrors M]\n"
 		"              [--group-count G] [--group-depth D] [--size SIZE]\n"
 		"              [--name NAME] [--assume-clean] [--force] MEMBER...\n"
-		"       %s assemble DEV [--no-check] MEMBER...\n"
+		"       %s assemble DEV [--no-check] [--force] MEMBER...\n"
 		"       %s stop DEV\n"
 		"       %s detail DEV\n"
+		"       %s check DEV [--repair] [--wait]\n"
 		"       %s examine MEMBER...\n"
 		"       %s fail DEV MEMBER|INDEX\n"
 		"       %s add DEV NEWMEMBER [--wait]\n"
@@ -80,7 +85,7 @@ static void usage(void)
 		"       %s monitor [--scan] [--oneshot] [--delay SEC] [--program PROG]\n"
 		"              [--syslog] [--test] [DEV...]\n",
 		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog,
-		prog);
+		prog, prog);
 	exit(2);
 }
 
@@ -173,8 +178,8 @@ static enum sb_state read_sb(const char *path, struct oreblk_sb *sb,
 /* ------------------------------------------------------------------ */
 /* assemble */
 
-/* Pack @n paths NUL-separated and ask the kernel. */
-static int do_assemble(int index, char **paths, int n)
+/* Pack @n paths NUL-separated and ask the kernel (OREBLK_ASSEMBLE_* @flags). */
+static int do_assemble(int index, char **paths, int n, uint32_t flags)
 {
 	struct oreblk_ctl_assemble ca;
 	size_t len = 0, pos = 0;
@@ -194,6 +199,7 @@ static int do_assemble(int index, char **paths, int n)
 	}
 	memset(&ca, 0, sizeof(ca));
 	ca.index = (uint32_t)index;
+	ca.flags = flags;
 	ca.paths = (uint64_t)(uintptr_t)buf;
 	ca.paths_len = (uint32_t)len;
 	ca.nr_paths = (uint32_t)n;
@@ -350,17 +356,22 @@ static int cmd_assemble(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "no-check", no_argument, NULL, 'N' },
+		{ "force", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int index, c, nocheck = 0;
+	uint32_t flags = 0;
 
 	if (argc > 2 && !strcmp(argv[2], "--scan"))
 		return oreblk_cmd_assemble_scan(argc, argv);
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'N')
+		if (c == 'N')
+			nocheck = 1;
+		else if (c == 'F')
+			flags |= OREBLK_ASSEMBLE_FORCE;
+		else
 			usage();
-		nocheck = 1;
 	}
 	if (argc - optind < 2)
 		usage();
@@ -375,7 +386,7 @@ static int cmd_assemble(int argc, char **argv)
 	}
 	if (!nocheck && check_members(argv + optind + 1, argc - optind - 1))
 		return 1;
-	return do_assemble(index, argv + optind + 1, argc - optind - 1);
+	return do_assemble(index, argv + optind + 1, argc - optind - 1, flags);
 }
 
 /* ------------------------------------------------------------------ */
@@ -730,7 +741,7 @@ static int cmd_create(int argc, char **argv)
 	printf("%s: %s, %d members, chunk %" PRIu64 "K, %" PRIu64 " bytes per member, array %" PRIu64 " bytes, uuid %s\n",
 	       prog, ore_layout_raid_name(l.raid_algorithm, l.mirrors_p1), a.n,
 	       a.chunk >> 10, data_size, array_size, u);
-	rc = do_assemble(a.index, a.paths, a.n);
+	rc = do_assemble(a.index, a.paths, a.n, 0);
 out:
 	for (i = 0; fds && i < a.n; i++)
 		if (fds[i] >= 0)
@@ -788,6 +799,44 @@ static int get_detail(int index, struct oreblk_ctl_detail *cd)
 	return rc;
 }
 
+/* /sys/block/oreblkN/ore/ATTR into @buf, its newline cut; -1 on failure. */
+static int read_attr(int index, const char *attr, char *buf, size_t len)
+{
+	char path[96];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/block/oreblk%d/ore/%s", index, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* The sync lines of detail: action, progress, speed, mismatch_cnt. */
+static void print_sync(int index)
+{
+	char act[32], done[64], speed[32], mism[32];
+	unsigned long long d, t;
+
+	if (read_attr(index, "sync_action", act, sizeof(act)) ||
+	    read_attr(index, "sync_completed", done, sizeof(done)) ||
+	    read_attr(index, "sync_speed", speed, sizeof(speed)) ||
+	    read_attr(index, "mismatch_cnt", mism, sizeof(mism)))
+		return;
+	if (sscanf(done, "%llu / %llu", &d, &t) == 2 && t)
+		printf("    sync action : %s, %.1f%% (%llu / %llu sectors), %s KiB/s\n",
+		       act, 100.0 * (double)d / (double)t, d, t, speed);
+	else
+		printf("    sync action : %s\n", act);
+	printf("   mismatch_cnt : %s\n", mism);
+}
+
 static int cmd_detail(int argc, char **argv)
 {
 	static const char *const states[] = { "active", "faulty", "missing",
@@ -828,6 +877,7 @@ static int cmd_detail(int argc, char **argv)
 		       cd->nr_failed, cd->nr_members);
 	else
 		printf("          state : clean\n");
+	print_sync(index);
 	printf("   stripe cache : size %" PRIu64 ", active %" PRIu64 ", hits %" PRIu64 ", misses %" PRIu64 "\n",
 	       (uint64_t)cd->cache_size, (uint64_t)cd->cache_active,
 	       (uint64_t)cd->cache_hits, (uint64_t)cd->cache_misses);
@@ -970,6 +1020,61 @@ static int cmd_add(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * oreblk check DEV [--repair] [--wait]: start md's check (or repair) of the
+ * array: sysfs sync_action; --wait blocks until it is over and prints
+ * mismatch_cnt (sectors found to disagree).
+ */
+static int cmd_check(int argc, char **argv)
+{
+	const char *action = "check";
+	char path[96], mism[32];
+	int i, index = -1, wait = 0;
+	FILE *f;
+
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--repair"))
+			action = "repair";
+		else if (!strcmp(argv[i], "--wait"))
+			wait = 1;
+		else if (index < 0 && argv[i][0] != '-')
+			index = parse_dev(argv[i]);
+		else
+			usage();
+		if (argv[i][0] != '-' && index < 0) {
+			err_msg("%s: not an oreblk device name (/dev/oreblkN)", argv[i]);
+			return 2;
+		}
+	}
+	if (index < 0)
+		usage();
+	snprintf(path, sizeof(path), "/sys/block/oreblk%d/ore/sync_action",
+		 index);
+	f = fopen(path, "w");
+	if (!f) {
+		err_msg("/dev/oreblk%d: %s: %s", index, path, strerror(errno));
+		return 1;
+	}
+	if (fputs(action, f) < 0 || fclose(f)) {
+		err_msg("/dev/oreblk%d: cannot start a %s: %s%s", index, action,
+			strerror(errno),
+			errno == EBUSY ? " (a sync runs already)" :
+			errno == EINVAL ? " (no redundancy, or degraded: see the kernel log)" : "");
+		return 1;
+	}
+	printf("%s: %s of /dev/oreblk%d started\n", prog, action, index);
+	if (!wait)
+		return 0;
+	if (wait_idle(index) ||
+	    read_attr(index, "mismatch_cnt", mism, sizeof(mism))) {
+		err_msg("/dev/oreblk%d: cannot read its sync state", index);
+		return 1;
+	}
+	printf("%s: %s of /dev/oreblk%d over: mismatch_cnt %s\n", prog, action,
+	       index, mism);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* examine, wipe */
 
@@ -1020,6 +1125,11 @@ static int cmd_examine(int argc, char **argv)
 		if (le32toh(sb.flags) & OREBLK_SB_FL_RECOVERING)
 			printf("     rebuilding : rebuilt up to data offset %" PRIu64 "\n",
 			       (uint64_t)le64toh(sb.recovery_offset));
+		if (le32toh(sb.array_state) & OREBLK_SB_ST_DIRTY)
+			printf("    array state : dirty (resync from array offset %" PRIu64 ")\n",
+			       (uint64_t)le64toh(sb.resync_offset));
+		else
+			printf("    array state : clean\n");
 	}
 	return rc;
 }
@@ -1083,7 +1193,7 @@ int oreblk_check_members(char **paths, int n)
 
 int oreblk_start_array(int index, char **paths, int n)
 {
-	return do_assemble(index, paths, n);
+	return do_assemble(index, paths, n, 0);
 }
 
 void oreblk_fmt_uuid(const uint8_t *u, char *buf)
@@ -1114,6 +1224,8 @@ int main(int argc, char **argv)
 		return cmd_wipe(argc, argv);
 	if (!strcmp(cmd, "add"))
 		return cmd_add(argc, argv);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc, argv);
 	if (!strcmp(cmd, "incremental"))
 		return oreblk_cmd_incremental(argc, argv);
 	if (!strcmp(cmd, "monitor"))
