@@ -31,6 +31,7 @@
  * sync_action and, with --wait, prints mismatch_cnt when it is over.
  * Exit status: 0 done, 1 failed, 2 bad usage.
  */
+#define _GNU_SOURCE	/* O_DIRECT */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -151,21 +152,37 @@ static enum sb_state read_sb(const char *path, struct oreblk_sb *sb,
 {
 	uint64_t size = 0;
 	const char *swhy;
+	void *buf = NULL;
 	int fd, err;
 	ssize_t n;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_DIRECT: the kernel writes a running array's superblocks with
+	 * bios, past the page cache a buffered read would find stale. Files
+	 * that cannot do it (tmpfs) are read buffered.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+	if (fd < 0 && errno == EINVAL)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(why, whylen, "cannot open: %s", strerror(errno));
 		return SB_IOERR;
 	}
-	n = pread(fd, sb, sizeof(*sb), OREBLK_SB_OFFSET);
-	if (n != (ssize_t)sizeof(*sb) || ore_user_dev_size(fd, &size)) {
-		snprintf(why, whylen, "cannot read the superblock: %s",
-			 n < 0 ? strerror(errno) : "short read");
+	if (posix_memalign(&buf, 4096, sizeof(*sb))) {
+		snprintf(why, whylen, "out of memory");
 		close(fd);
 		return SB_IOERR;
 	}
+	n = pread(fd, buf, sizeof(*sb), OREBLK_SB_OFFSET);
+	if (n != (ssize_t)sizeof(*sb) || ore_user_dev_size(fd, &size)) {
+		snprintf(why, whylen, "cannot read the superblock: %s",
+			 n < 0 ? strerror(errno) : "short read");
+		free(buf);
+		close(fd);
+		return SB_IOERR;
+	}
+	memcpy(sb, buf, sizeof(*sb));
+	free(buf);
 	close(fd);
 	err = oreblk_sb_check(sb, size, l, &swhy);
 	if (err) {

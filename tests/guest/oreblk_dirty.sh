@@ -1,0 +1,143 @@
+#!/bin/sh
+# oreblk: the dirty state and the resync after an unclean shutdown (issue
+# 11), three boots on the same disks, RAID5 over vda..vdd.
+# Boot 1: region A written and verified; a clean stop leaves the members
+# clean, an assembly of a clean array starts no resync, reads leave it
+# clean, the first write makes every member dirty; then fio writes region
+# B and the guest is reset in the middle (sysrq b: no stop, no sync).
+# Boot 2: the members say dirty; assembling three of them is refused
+# ("cannot start dirty degraded array") and writes nothing; all four
+# assemble, a resync runs (sysfs resync, then idle), region A reads back, a
+# check counts 0 mismatches, oreblk_check agrees, a clean stop makes the
+# members clean. Then the array is written once more and the guest reset.
+# Boot 3: three members with --force start degraded (the kernel log says
+# "starting dirty degraded array"), no resync, region A reads back, a
+# clean stop makes them clean, the modules unload.
+#
+# CHECK: oreblk_dirty --disks 6 --disk-size 64M --stages 3 --timeout 600
+. /ore/tests/lib.sh
+. /ore/tests/oreblk_lib.sh
+
+A=/dev/oreblk0
+SYS=/sys/block/oreblk0/ore
+V0=/dev/vda V1=/dev/vdb V2=/dev/vdc V3=/dev/vdd
+ALL="$V0 $V1 $V2 $V3"
+
+# state_is WORD MEMBERS: every member's superblock says "array state : WORD"
+state_is() {
+	local w=$1 m
+	shift
+	for m in "$@"; do
+		oreblk examine $m | grep -q "array state : $w" ||
+			{ oreblk examine $m | grep -E 'array state|events'; return 1; }
+	done
+}
+events_of() { oreblk examine $1 | sed -n 's/^ *events : //p'; }
+wait_idle() {
+	local n=0
+	while [ "$(ob_sys 0 sync_action)" != idle ]; do
+		n=$((n + 1))
+		[ $n -lt 1500 ] || return 1
+		sleep 0.2
+	done
+}
+# crash: report the results so far as the harness reads them, then reset
+# while CMD runs in the background
+crash_during() {
+	diag "$ORE_N results, $ORE_NFAIL failed; reset during: $*"
+	echo "@@ORE@@ EXIT rc=$([ $ORE_NFAIL -eq 0 ] && echo 0 || echo 1)"
+	echo "@@ORE@@ DMESG-BEGIN"
+	dmesg
+	echo "@@ORE@@ DMESG-END"
+	echo "@@ORE@@ END"
+	"$@" > /dev/null 2>&1 &
+	sleep 3
+	echo 1 > /proc/sys/kernel/sysrq
+	echo b > /proc/sysrq-trigger
+	sleep 10
+	exit 0
+}
+fio_b() {
+	hostrun fio --name=b --filename=$A --ioengine=libaio --direct=1 \
+		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=16M \
+		--size=32M --time_based --runtime=60 --randseed=9
+}
+
+case "$ORE_STAGE" in
+1)
+	ktap_plan 10
+	if [ "$ORE_DISKS" -lt 6 ] || ! have_host fio; then
+		diag "needs 6 disks and the host's fio"
+		ktap_done
+	fi
+	ob_load || ktap_done
+	check "create raid5 over vda..vdd" oreblk create $A --force --raid 5 --chunk 64K -n 4 $ALL
+	fail_fast
+	check "region A written and verified" ob_fio $A 0 16M
+	stop_clean() { oreblk stop $A && state_is clean "$@"; }
+	check "clean stop: every member says clean" stop_clean $ALL
+	check "assemble the clean array" oreblk assemble $A $ALL
+	no_resync() { [ "$(ob_sys 0 sync_action)" = idle ] && ! dmesg | grep -q 'not stopped cleanly'; }
+	check "no resync for a clean array" no_resync
+	reads_clean() { ob_fio_verify $A 0 16M && state_is clean $ALL; }
+	check "reads leave it clean" reads_clean
+	write_dirty() {
+		dd if=/dev/urandom of=$A bs=4096 seek=8192 count=1 oflag=direct 2>/dev/null &&
+			state_is dirty $ALL
+	}
+	check "the first write makes every member dirty" write_dirty
+	same_events() { [ "$(events_of $V0)" = "$(events_of $V3)" ]; }
+	check "same events on every member" same_events
+	check "sync_speed_min defaults to 1000 KiB/s" sh -c "[ \$(cat $SYS/sync_speed_min) = 1000 ]"
+	crash_during fio_b
+	;;
+2)
+	ktap_plan 14
+	ob_load || ktap_done
+	check "after the reset every member says dirty" state_is dirty $ALL
+	E0=$(events_of $V0)
+	expect_fail "dirty and one member missing: refused" "cannot start dirty degraded array" \
+		oreblk assemble $A $V0 $V1 $V2
+	wrote_nothing() { [ "$(events_of $V0)" = "$E0" ] && state_is dirty $ALL; }
+	check "the refusal wrote nothing" wrote_nothing
+	check "all four assemble" oreblk assemble $A $ALL
+	# read at once: the resync of 192 MiB takes seconds
+	check "a resync runs (sync_action resync)" sh -c "[ \$(cat $SYS/sync_action) = resync ]"
+	check "the kernel log says why" sh -c "dmesg | grep -q 'oreblk0: not stopped cleanly: resync from array offset 0'"
+	check "the resync finishes (sync_action idle)" wait_idle
+	diag "$(dmesg | grep 'oreblk0: resync' | tail -n 2)"
+	check "the kernel log says it is done" sh -c "dmesg | grep -q 'oreblk0: resync done in'"
+	check "region A reads back" ob_fio_verify $A 0 16M
+	check "a check afterwards counts 0 mismatches" sh -c \
+		"oreblk check $A --wait && [ \$(cat $SYS/mismatch_cnt) = 0 ]"
+	stop_check() { oreblk stop $A && state_is clean $ALL && oreblk_check $ALL; }
+	check "clean stop: every member clean, oreblk_check agrees" stop_check
+	check "assembled clean: no second resync" sh -c \
+		"oreblk assemble $A $ALL >/dev/null && [ \$(cat $SYS/sync_action) = idle ] &&
+		 [ \$(dmesg | grep -c 'not stopped cleanly: resync') = 1 ]"
+	write_dirty() {
+		dd if=/dev/urandom of=$A bs=4096 seek=8192 count=1 oflag=direct 2>/dev/null &&
+			state_is dirty $ALL
+	}
+	check "written again: dirty" write_dirty
+	crash_during fio_b
+	;;
+3)
+	ktap_plan 9
+	ob_load || ktap_done
+	check "after the second reset every member says dirty" state_is dirty $ALL
+	expect_fail "three members without --force: refused" "cannot start dirty degraded array" \
+		oreblk assemble $A $V0 $V1 $V2
+	check "three members with --force: started degraded" sh -c \
+		"oreblk assemble $A --force $V0 $V1 $V2 && [ \$(cat $SYS/degraded) = 1 ]"
+	check "the kernel log warns" sh -c \
+		"dmesg | grep -q 'oreblk0: starting dirty degraded array - data corruption possible'"
+	check "no resync (nothing to compare against)" sh -c "[ \$(cat $SYS/sync_action) = idle ]"
+	check "region A reads back degraded" ob_fio_verify $A 0 16M
+	stop_clean() { oreblk stop $A && state_is clean "$@"; }
+	check "clean stop: the three members say clean" stop_clean $V0 $V1 $V2
+	check "modules unload" sh -c "rmmod oreblk && rmmod ore"
+	ktap_done
+	;;
+esac
+ktap_done
