@@ -154,12 +154,13 @@ static bool oreblk_member_in_service(const struct oreblk_member *m)
 }
 
 /*
- * Raise the events counter and write the superblock of every member in
- * service (a member being rebuilt included). A member whose superblock
- * cannot be written fails too (and the round starts again). Called with
+ * Write the superblock of every member in service (a member being rebuilt
+ * included), the events counter raised first when @raise. A member whose
+ * superblock cannot be written fails too, and the round starts again with
+ * the counter raised (the others must then say it is stale). Called with
  * sb_mutex held.
  */
-void oreblk_write_sbs(struct oreblk_array *arr)
+static void oreblk_write_sbs_raise(struct oreblk_array *arr, bool raise)
 {
 	struct page *page = arr->sb_page;
 	unsigned int round;
@@ -169,7 +170,8 @@ void oreblk_write_sbs(struct oreblk_array *arr)
 	for (round = 0; round <= arr->nr_members; round++) {
 		bool again = false;
 
-		arr->events++;
+		if (raise || round)
+			arr->events++;
 		for (i = 0; i < arr->nr_members; i++) {
 			struct oreblk_member *m = &arr->members[i];
 			int err;
@@ -193,6 +195,28 @@ void oreblk_write_sbs(struct oreblk_array *arr)
 		if (!again)
 			break;
 	}
+}
+
+/*
+ * Raise the events counter and write the superblocks of the members in
+ * service: a change of state (a member failed, added, rebuilt so far).
+ * Under sb_mutex.
+ */
+void oreblk_write_sbs(struct oreblk_array *arr)
+{
+	oreblk_write_sbs_raise(arr, true);
+}
+
+/*
+ * Write the superblocks of the members in service for a change of the
+ * dirty state alone (dirty.c): no member changes, so the events counter
+ * stays (a member left out of these writes is out of service, and the
+ * others say so already); a member failing the write raises it. Under
+ * sb_mutex.
+ */
+void oreblk_write_sbs_state(struct oreblk_array *arr)
+{
+	oreblk_write_sbs_raise(arr, false);
 }
 
 /* ------------------------------------------------------------------ */
@@ -695,7 +719,8 @@ static int oreblk_assemble_dirty(struct oreblk_array *arr,
 	for (i = 0; i < arr->nr_members; i++) {
 		const struct oreblk_cand *c = slot[i];
 
-		if (!c || !c->use ||
+		/* a member being rebuilt is no judge: it may have missed it */
+		if (!c || !c->use || c->resume ||
 		    !(le32_to_cpu(c->sb->array_state) & OREBLK_SB_ST_DIRTY))
 			continue;
 		dirty = true;

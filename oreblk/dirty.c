@@ -8,7 +8,8 @@
  * superblocks say whether the array may be in that state:
  *  - before the first write after assembly (or after the superblocks last
  *    said clean), the superblocks of the members in service are rewritten
- *    with OREBLK_SB_ST_DIRTY and resync_offset 0 (FUA, events + 1); the
+ *    with OREBLK_SB_ST_DIRTY and resync_offset 0 (FUA; the events counter
+ *    stays, as no member changes: oreblk_write_sbs_state()); the
  *    writes wait for it (held on @dirty_held, started by @dirty_work);
  *  - a clean stop (every write over, the members' caches flushed) writes
  *    them clean again, or, when a resync was stopped half way, dirty from
@@ -40,7 +41,7 @@ static void oreblk_dirty_work(struct work_struct *work)
 	mutex_lock(&arr->sb_mutex);
 	arr->sb_dirty = true;
 	arr->sb_resync_offset = 0;
-	oreblk_write_sbs(arr);
+	oreblk_write_sbs_state(arr);
 	mutex_unlock(&arr->sb_mutex);
 
 	spin_lock_irq(&arr->dirty_lock);
@@ -138,7 +139,7 @@ void oreblk_dirty_clean_stop(struct oreblk_array *arr)
 	}
 	arr->sb_dirty = dirty;
 	arr->sb_resync_offset = off;
-	oreblk_write_sbs(arr);
+	oreblk_write_sbs_state(arr);
 	if (dirty)
 		pr_info("oreblk%d: stopped with its resync unfinished: it goes on from array offset %llu at the next assembly\n",
 			arr->index, off);

@@ -414,7 +414,7 @@ struct oreblk_array {
 	struct oreblk_cache cache;
 	bool stopping;
 	struct list_head retired;
-	struct mutex sync_mutex;
+	struct mutex sync_mutex;	/* @recovery, @sync_closed */
 	struct oreblk_recovery *recovery;
 	bool sync_closed;
 	enum oreblk_sync_action sync_action;
@@ -429,7 +429,7 @@ struct oreblk_array {
 	unsigned int sync_speed_max;
 	unsigned long last_io;
 	u64 sync_checkpoint;
-	spinlock_t dirty_lock;
+	spinlock_t dirty_lock;		/* @dirty_state, @dirty_held */
 	int dirty_state;
 	struct list_head dirty_held;
 	struct work_struct dirty_work;
@@ -452,6 +452,7 @@ bool oreblk_array_viable(struct oreblk_array *arr, const unsigned long *lost);
 void oreblk_fill_detail(struct oreblk_array *arr,
 			struct oreblk_ctl_detail *cd);
 void oreblk_write_sbs(struct oreblk_array *arr);
+void oreblk_write_sbs_state(struct oreblk_array *arr);
 int oreblk_retire_store(struct oreblk_array *arr, struct ore_store *store,
 			struct file *file);
 __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...);

@@ -94,7 +94,7 @@ static const char *oreblk_sb_fields(const struct oreblk_sb *sb, u64 dev_size,
 
 		if (roff > le64_to_cpu(sb->array_size) ||
 		    roff % l->stripe_length)
-			return "resync_offset is beyond array_size or not a multiple of the stripe length";
+			return "resync_offset is beyond array_size or not stripe aligned";
 	} else if (sb->resync_offset) {
 		return "resync_offset without the dirty state";
 	}

@@ -10,9 +10,12 @@
 # new data are written in one O_DIRECT|O_DSYNC write by fio
 # (its write to member 0 fails, the others succeed) and the guest is reset
 # the moment fio returns (sysrq b: no sync), fio's status kept raw on vdf.
-# Boot 2: assemble from vda..vdd: member 0 must be recorded as failed on
-# the others (it is left out: stale or faulty), not back in service, and
-# the acknowledged stripes must read back (rebuilt from parity).
+# Boot 2: assemble from vda..vdd: the array is dirty (reset while written)
+# and degraded, so the kernel refuses it without --force ("cannot start
+# dirty degraded array", md's rule); with --force, member 0 must be
+# recorded as failed on the others (it is left out: stale or faulty), not
+# back in service, and the acknowledged stripes must read back (rebuilt
+# from parity).
 #
 # CHECK: oreblk_durable --disks 6 --disk-size 64M --stages 2 --timeout 600
 . /ore/tests/lib.sh
@@ -111,13 +114,15 @@ if [ "$ORE_STAGE" = 1 ]; then
 	exit 0
 fi
 
-ktap_plan 8
+ktap_plan 9
 ob_load || ktap_done
 check "boot 1's write was acknowledged" sh -c "dd if=$V5 bs=4096 count=1 2>/dev/null | tr -d '\\000' | grep -q '^ack rc=0'"
 diag "boot 1: $(dd if=$V5 bs=4096 count=1 2>/dev/null | tr -d '\000')"
 diag "superblocks after the crash:"
 oreblk examine $V0 $V1 $V2 $V3 2>&1 | grep -E '^/|events|member state' | sed 's/^/#   /'
-check "assemble from vda..vdd after the crash" oreblk assemble $A $V0 $V1 $V2 $V3
+expect_fail "dirty and degraded after the crash: refused without --force" \
+	"cannot start dirty degraded array" oreblk assemble $A $V0 $V1 $V2 $V3
+check "assemble from vda..vdd after the crash with --force" oreblk assemble $A --force $V0 $V1 $V2 $V3
 fail_fast
 check "member 0 is recorded as failed: left out, array degraded" sh -c \
 	"grep -q '^0 missing' $SYS/members && [ \$(cat $SYS/degraded) = 1 ]"

@@ -630,7 +630,7 @@ static void test_oreblk_sb_dirty(void)
 		sb.csum = htole32(oreblk_sb_csum(&sb));
 		err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
 		EXPECT(err == -EINVAL && why &&
-		       !strcmp(why, "resync_offset is beyond array_size or not a multiple of the stripe length"),
+		       !strcmp(why, "resync_offset is beyond array_size or not stripe aligned"),
 		       "dirty, resync_offset %llu: %d %s",
 		       (unsigned long long)le64toh(sb.resync_offset), err,
 		       why ? why : "");
