@@ -126,7 +126,10 @@ past_checkpoint() {
 	done
 }
 check "raid5: the rebuild passes 10 MiB" past_checkpoint
-check "raid5: stop in the middle of the rebuild" oreblk stop $A
+# a write first: the clean stop then rewrites the superblocks (dirty.c),
+# which must not make the half-rebuilt member stale
+check "raid5: a write, then stop in the middle of the rebuild" sh -c \
+	"dd if=/dev/urandom of=$A bs=64K seek=768 count=4 oflag=direct 2>/dev/null && oreblk stop $A"
 # resume_at: the checkpoint the stopped rebuild gave (at least 8 MiB)
 resume_at() {
 	dmesg | sed -n 's/.*recovery of member 2 (\/dev\/vdb) stopped at data offset [0-9]*: it resumes from \([0-9]*\) .*/\1/p' | tail -n 1

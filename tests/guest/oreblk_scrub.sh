@@ -164,20 +164,25 @@ progress() { cat $SYS/sync_completed | cut -d' ' -f1; }
 yields() {
 	local a b
 	echo 0 > $SYS/sync_speed_max && echo 1000 > $SYS/sync_speed_min || return 1
-	(while :; do dd if=$A of=/dev/null bs=4096 count=256 iflag=direct 2>/dev/null; done) &
+	touch /tmp/ob_reading
+	(while [ -e /tmp/ob_reading ]; do
+		dd if=$A of=/dev/null bs=4096 count=256 iflag=direct 2>/dev/null
+	done) &
 	RD=$!
 	sleep 1
-	echo check > $SYS/sync_action || { kill $RD; return 1; }
+	echo check > $SYS/sync_action || { rm /tmp/ob_reading; wait $RD; return 1; }
 	sleep 1
 	a=$(progress)
 	sleep 2
 	b=$(progress)
-	kill $RD
-	wait $RD 2>/dev/null
-	echo "busy: sectors $a -> $b in 2 s"
+	rm /tmp/ob_reading
+	wait $RD
+	echo "busy: sectors $a -> $b in 2 s" | tee /tmp/ob_yield
+	case "$a$b" in *[!0-9]*) echo "the check was not running"; return 1 ;; esac
 	[ $((b - a)) -le $(((2000 + 2048) * 2)) ] || return 1
 }
 check "raid5: with user reads the check slows to sync_speed_min" yields
+diag "$(cat /tmp/ob_yield 2>/dev/null)"
 fast_again() {
 	local n=0
 	while [ "$(ob_sys 0 sync_action)" != idle ]; do
