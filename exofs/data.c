@@ -29,11 +29,6 @@
 /* ------------------------------------------------------------------ */
 /* I/O errors */
 
-/* What an I/O's private pointer starts with, so errors can name the inode. */
-struct exofs_io {
-	struct inode *inode;
-};
-
 /*
  * ore_check_io() callback: name the inode, object, store and offset of a
  * failed component. A failed write leaves the component stale, so its
@@ -49,8 +44,11 @@ void exofs_io_error(struct ore_io_state *ios, u32 comp,
 	bool write = ios->kind == ORE_IO_WRITE;
 	u32 i;
 
-	/* a store known to be out of service: the engine worked around it */
-	if (ore_store_failed(store) && ios->degraded)
+	/*
+	 * A store known to be out of service: the engine worked around it
+	 * (-ENODEV: not even tried; @store may be its replacement by now)
+	 */
+	if ((ore_store_failed(store) && ios->degraded) || error == -ENODEV)
 		return;
 	pr_err_ratelimited("%s: %s of inode %ld (object 0x%llx) component %u failed on store %s at object offset %llu: %d%s\n",
 			   inode->i_sb->s_id, write ? "write" : "read",

@@ -19,6 +19,11 @@
  *				  writes that may be awaited under alloc_mutex
  *   &exofs_sb_info.fail_lock (spinlock) - failures not yet recorded and
  *				  the writes held until they are
+ *
+ * &exofs_sb_info.rebuild_mutex (taking a store in, starting and stopping
+ * the rebuild) is outermost: it is held while superblocks are written. The
+ * rebuild thread takes no lock above; it holds one inode's i_rwsem at a
+ * time (no directory of it), as truncate does.
  */
 #ifndef _EXOFS_EXOFS_H
 #define _EXOFS_EXOFS_H
@@ -52,6 +57,8 @@ enum exofs_store_state {
 	EXOFS_STORE_CORRUPT,	/* its superblock failed a check */
 	EXOFS_STORE_STALE,	/* its superblock has an older s_event */
 	EXOFS_STORE_FAILED,	/* failed while mounted (I/O error) */
+	/* a replacement being rebuilt: written, not read (rebuild.c) */
+	EXOFS_STORE_REBUILDING,
 };
 
 /**
@@ -94,6 +101,68 @@ struct exofs_counters {
 	atomic64_t read_errors;
 };
 
+/* What the rebuild thread did last (&exofs_rebuild.state). */
+enum exofs_rebuild_state {
+	EXOFS_REBUILD_IDLE,
+	EXOFS_REBUILD_RUNNING,	/* the thread runs */
+	EXOFS_REBUILD_DONE,	/* the store is in sync */
+	EXOFS_REBUILD_STOPPED,	/* unmount or remount ro: resumed at mount */
+	EXOFS_REBUILD_FAILED,	/* the store is out of service again */
+};
+
+/**
+ * struct exofs_rebuild - the rebuild of one replacement store
+ * @store: its index
+ * @task: the thread, referenced until freed
+ * @state: &enum exofs_rebuild_state
+ * @result: the thread's result (0, or the error that stopped it)
+ * @pos: the next inode number to rebuild (0: the inode table and bitmap
+ *	first); only the thread changes it
+ * @total: objects to rebuild, as counted at the start (inodes in use + 2)
+ * @objects: objects looked at so far (inode numbers in use, tables)
+ * @bytes: component bytes written to the store
+ * @skipped: inodes that could not be read (their objects not rebuilt)
+ * @start: jiffies at the start
+ * @end: jiffies when the thread ended, or 0
+ * @ckpt_time: jiffies of the last checkpoint
+ * @max_rows: stripe rows rebuilt per step
+ * @pages: the buffer of one step, @nr_pages pages
+ * @nr_pages: entries in @pages
+ */
+struct exofs_rebuild {
+	u32 store;
+	struct task_struct *task;
+	int state;
+	int result;
+	u64 pos;
+	u64 total;
+	atomic64_t objects;
+	atomic64_t bytes;
+	atomic64_t skipped;
+	unsigned long start;
+	unsigned long end;
+	unsigned long ckpt_time;
+	u64 max_rows;
+	struct page **pages;
+	unsigned int nr_pages;
+};
+
+/**
+ * struct exofs_retired - a store replaced while mounted, kept until unmount
+ *	(I/O in flight may still point at it)
+ * @node: in &exofs_sb_info.retired
+ * @store: the ORE store
+ * @path: its path (may be NULL)
+ * @opt: the stores= string before the replacement (show_options may
+ *	still read it), or NULL
+ */
+struct exofs_retired {
+	struct list_head node;
+	struct ore_store *store;
+	char *path;
+	char *opt;
+};
+
 /**
  * struct exofs_sb_info - the mounted filesystem
  * @sb: the VFS superblock
@@ -132,6 +201,15 @@ struct exofs_counters {
  * @kobj_added: @kobj is in sysfs
  * @list: in the list of mounted filesystems (no UUID mounted twice)
  * @cnt: counters for sysfs
+ * @rebuild_mutex: serializes replacing a store and starting, stopping and
+ *	showing @rebuild
+ * @rebuild: the last rebuild started, or NULL
+ * @rebuild_blocked: no rebuild may start (unmount, remount read-only)
+ * @rebuild_speed_max: KiB/s the rebuild writes at most (0: no limit)
+ * @rebuild_ckpt: the checkpoint the superblocks record for the store
+ *	being rebuilt (exofs_dev_entry.rebuild_ino), under @sb_mutex
+ * @retired: &struct exofs_retired of the stores replaced (under
+ *	@fail_lock; freed at unmount)
  */
 struct exofs_sb_info {
 	struct super_block *sb;
@@ -168,6 +246,17 @@ struct exofs_sb_info {
 	bool kobj_added;
 	struct list_head list;
 	struct exofs_counters cnt;
+	struct mutex rebuild_mutex;	/* see the lock order above */
+	struct exofs_rebuild *rebuild;
+	bool rebuild_blocked;
+	unsigned int rebuild_speed_max;
+	u64 rebuild_ckpt;
+	struct list_head retired;
+};
+
+/* What an I/O's private pointer starts with, so errors can name the inode. */
+struct exofs_io {
+	struct inode *inode;
 };
 
 /* Internal inodes (not hashed, never on disk as records). */
@@ -248,6 +337,7 @@ void exofs_mark_sb_dirty(struct exofs_sb_info *sbi);
 
 /* stores.c */
 struct fs_context;
+int exofs_read_sb(struct ore_store *store, struct page *page);
 int exofs_write_supers(struct exofs_sb_info *sbi, u32 state, bool counters);
 void exofs_sb_work(struct work_struct *work);
 bool exofs_store_failed(struct exofs_sb_info *sbi, u32 i);
@@ -321,6 +411,13 @@ int exofs_fsync(struct file *file, loff_t start, loff_t end, int datasync);
 /* symlink.c */
 extern const struct inode_operations exofs_fast_symlink_inode_operations;
 extern const struct inode_operations exofs_symlink_inode_operations;
+
+/* rebuild.c */
+int exofs_replace_store(struct exofs_sb_info *sbi, u32 idx, const char *path);
+int exofs_rebuild_resume(struct exofs_sb_info *sbi);
+void exofs_rebuild_stop(struct exofs_sb_info *sbi);
+void exofs_rebuild_release(struct exofs_sb_info *sbi);
+ssize_t exofs_rebuild_show(struct exofs_sb_info *sbi, char *buf);
 
 /* sysfs.c */
 int exofs_sysfs_init(void);

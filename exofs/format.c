@@ -83,6 +83,12 @@ static const char *exofs_devtable_check(const void *sb, u32 n, u32 idx)
 			return "device table entry index differs from its position";
 		if (le32_to_cpu(dt[i].flags) & ~EXOFS_DEV_FL_KNOWN)
 			return "device table entry has unknown flags";
+		if ((le32_to_cpu(dt[i].flags) & EXOFS_DEV_FL_REBUILDING) &&
+		    !(le32_to_cpu(dt[i].flags) & EXOFS_DEV_FL_FAILED))
+			return "device table entry rebuilding but not failed";
+		if (dt[i].rebuild_ino &&
+		    !(le32_to_cpu(dt[i].flags) & EXOFS_DEV_FL_REBUILDING))
+			return "device table entry has a rebuild checkpoint but is not rebuilding";
 		if (exofs_all_zero(dt[i].uuid, EXOFS_UUID_SIZE))
 			return "device table entry has a zero UUID";
 		for (j = 0; j < i; j++)
@@ -141,6 +147,41 @@ int exofs_sb_check(const void *sb, struct ore_layout *layout,
 		   const char **why)
 {
 	*why = exofs_fsb_check(sb, layout);
+	return *why ? -EINVAL : 0;
+}
+
+int exofs_sb_replacement_check(const void *sb, const char **why)
+{
+	const struct exofs_fsb *fsb = sb;
+	const u8 *p = sb;
+	size_t z0 = offsetof(struct exofs_fsb, s_label);
+	size_t z1 = offsetof(struct exofs_fsb, s_store_index);
+	size_t z2 = offsetof(struct exofs_fsb, s_event);
+	size_t z3 = offsetof(struct exofs_fsb, s_state);
+	size_t z4 = offsetof(struct exofs_fsb, s_inode_size);
+
+	*why = NULL;
+	if (le64_to_cpu(fsb->s_magic) != EXOFS_SB_MAGIC)
+		*why = "bad magic";
+	else if (le32_to_cpu(fsb->s_state) != EXOFS_STATE_REPLACEMENT)
+		*why = "not a replacement store";
+	else if (le32_to_cpu(fsb->s_version) != EXOFS_FORMAT_VERSION ||
+		 le32_to_cpu(fsb->s_sb_size) != EXOFS_SB_SIZE)
+		*why = "unknown format version or size";
+	else if (le32_to_cpu(fsb->s_csum) != exofs_sb_csum(sb))
+		*why = "superblock checksum mismatch";
+	else if (le32_to_cpu(fsb->s_feature_compat) ||
+		 le32_to_cpu(fsb->s_feature_incompat) ||
+		 le32_to_cpu(fsb->s_feature_ro_compat) ||
+		 !exofs_all_zero(p + z0, z1 - z0) ||
+		 !exofs_all_zero(p + z2, z3 - z2) ||
+		 !exofs_all_zero(p + z4, EXOFS_SB_SIZE - z4))
+		*why = "replacement stub with fields that must be zero";
+	else if (le32_to_cpu(fsb->s_store_index) >= EXOFS_MAX_STORES)
+		*why = "s_store_index is beyond 96";
+	else if (exofs_all_zero(fsb->s_uuid, EXOFS_UUID_SIZE) ||
+		 exofs_all_zero(fsb->s_store_uuid, EXOFS_UUID_SIZE))
+		*why = "replacement stub with a zero UUID";
 	return *why ? -EINVAL : 0;
 }
 

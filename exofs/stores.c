@@ -50,10 +50,58 @@ static int exofs_sb_io(struct ore_store *store, struct page *page, bool write)
 	return sio.error;
 }
 
+/**
+ * exofs_read_sb - read the superblock object of @store into @page
+ * @store: the store
+ * @page: EXOFS_SB_SIZE bytes
+ *
+ * Return: 0 or the read's error.
+ */
+int exofs_read_sb(struct ore_store *store, struct page *page)
+{
+	return exofs_sb_io(store, page, false);
+}
+
+/* Is store @i written (in service, or a replacement being rebuilt)? */
+static bool exofs_store_written(struct exofs_sb_info *sbi, u32 i)
+{
+	int st = READ_ONCE(sbi->stores[i].state);
+
+	return st == EXOFS_STORE_OK || st == EXOFS_STORE_REBUILDING;
+}
+
+/*
+ * The device table entry of store @i as its state says: in service, no
+ * flag; rebuilding, FAILED and REBUILDING with the checkpoint; else FAILED.
+ * Under sb_mutex.
+ */
+static void exofs_dev_entry_update(struct exofs_sb_info *sbi, u32 i)
+{
+	struct exofs_dev_entry *de = &exofs_devtable(sbi->sb_buf)[i];
+	u32 flags = le32_to_cpu(de->flags) &
+		    ~(EXOFS_DEV_FL_FAILED | EXOFS_DEV_FL_REBUILDING);
+	u64 ckpt = 0;
+
+	switch (READ_ONCE(sbi->stores[i].state)) {
+	case EXOFS_STORE_OK:
+		break;
+	case EXOFS_STORE_REBUILDING:
+		flags |= EXOFS_DEV_FL_FAILED | EXOFS_DEV_FL_REBUILDING;
+		ckpt = sbi->rebuild_ckpt;
+		break;
+	default:
+		flags |= EXOFS_DEV_FL_FAILED;
+		break;
+	}
+	de->flags = cpu_to_le32(flags);
+	de->rebuild_ino = cpu_to_le64(ckpt);
+}
+
 /*
  * Write the superblock to every store in service, with @state and (when
  * @counters) the inode counters, s_event one up; failed stores are flagged
- * in the device table. A store that cannot take it is failed, and the
+ * in the device table (a store being rebuilt is written too, flagged
+ * rebuilding). A store that cannot take it is failed, and the
  * others are written again so that they record it.
  *
  * Return: 0 when at least one store took the last copy, else the error.
@@ -62,7 +110,6 @@ int exofs_write_supers(struct exofs_sb_info *sbi, u32 state,
 		       bool counters)
 {
 	struct exofs_fsb *fsb = exofs_fsb(sbi->sb_buf);
-	struct exofs_dev_entry *dt = exofs_devtable(sbi->sb_buf);
 	u64 next_ino = 0, used_inodes = 0;
 	u32 i, written, round = 0;
 	struct page *page;
@@ -96,14 +143,13 @@ int exofs_write_supers(struct exofs_sb_info *sbi, u32 state,
 		le64_add_cpu(&fsb->s_event, 1);
 		fsb->s_write_time = cpu_to_le64(ktime_get_real_seconds());
 		for (i = 0; i < sbi->num_stores; i++)
-			if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
-				dt[i].flags |= cpu_to_le32(EXOFS_DEV_FL_FAILED);
+			exofs_dev_entry_update(sbi, i);
 
 		for (i = 0; i < sbi->num_stores; i++) {
 			struct exofs_fsb *out = page_address(page);
 			int e;
 
-			if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
+			if (!exofs_store_written(sbi, i))
 				continue;
 			memcpy(out, sbi->sb_buf, EXOFS_SB_SIZE);
 			exofs_sb_set_store(out, i);
@@ -179,7 +225,7 @@ void exofs_sb_work(struct work_struct *work)
  * failed in ORE, under &exofs_sb_info.fail_lock: a write that skips the
  * store (degraded) completes after it, so exofs_hold_write() holds it.
  *
- * Return: true when the store was in service until now.
+ * Return: true when the store was in service (or being rebuilt) until now.
  */
 bool exofs_store_failed(struct exofs_sb_info *sbi, u32 i)
 {
@@ -187,7 +233,7 @@ bool exofs_store_failed(struct exofs_sb_info *sbi, u32 i)
 	bool was_ok;
 
 	spin_lock_irqsave(&sbi->fail_lock, flags);
-	was_ok = READ_ONCE(sbi->stores[i].state) == EXOFS_STORE_OK;
+	was_ok = exofs_store_written(sbi, i);
 	if (was_ok) {
 		sbi->fail_seq++;
 		WRITE_ONCE(sbi->stores[i].state, EXOFS_STORE_FAILED);
@@ -271,7 +317,7 @@ int exofs_sync_stores(struct exofs_sb_info *sbi)
 		struct ore_store *store = sbi->ore_stores[i];
 		int e;
 
-		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK)
+		if (!exofs_store_written(sbi, i))
 			continue;
 		e = store->ops->flush(store, 0);
 		if (e) {
@@ -289,8 +335,17 @@ int exofs_sync_stores(struct exofs_sb_info *sbi)
 
 void exofs_put_stores(struct exofs_sb_info *sbi)
 {
+	struct exofs_retired *old, *next;
 	u32 i;
 
+	list_for_each_entry_safe(old, next, &sbi->retired, node) {
+		list_del(&old->node);
+		if (old->store)
+			ore_store_put(old->store);
+		kfree(old->path);
+		kfree(old->opt);
+		kfree(old);
+	}
 	if (!sbi->stores)
 		return;
 	for (i = 0; i < sbi->num_stores; i++) {
@@ -387,6 +442,11 @@ static int exofs_read_store_sb(struct exofs_sb_info *sbi, u32 i,
 		pr_warn("store %u (%s): no exofs superblock\n", i, st->path);
 		return 0;
 	}
+	if (!exofs_sb_replacement_check(buf, &st->why)) {
+		pr_warn("store %u (%s): a replacement store made by mkfs.exofs --replace, not taken in yet: mount degraded without it, then write \"%u PATH\" to /sys/fs/exofs/<uuid>/replace\n",
+			i, st->path, i);
+		return 0;
+	}
 	if (exofs_sb_check(buf, &layout, &st->why)) {
 		st->state = EXOFS_STORE_CORRUPT;
 		pr_warn("store %u (%s): superblock is corrupt: %s\n",
@@ -471,12 +531,15 @@ static int exofs_match_store(struct exofs_sb_info *sbi, u32 i,
 }
 
 /*
- * Stage 3: with the failed stores in @failed (@nfailed of them), refuse a
- * mount the layout cannot serve, or mount degraded (read-only) when asked;
- * every failed store gets a backend that fails its I/O.
+ * Stage 3: with the failed stores in @failed (@nfailed of them, of which
+ * @nrebuilding are replacements being rebuilt), refuse a mount the layout
+ * cannot serve, or mount degraded (read-only) when asked; every failed
+ * store gets a backend that fails its I/O. A store being rebuilt counts as
+ * failed for what the layout can lose, but it is written and needs no
+ * degraded mount: its rebuild goes on (exofs_rebuild_resume()).
  */
 static int exofs_degrade(struct exofs_sb_info *sbi, unsigned long *failed,
-			 u32 nfailed, struct fs_context *fc)
+			 u32 nfailed, u32 nrebuilding, struct fs_context *fc)
 {
 	u32 n = sbi->num_stores, i;
 
@@ -487,6 +550,12 @@ static int exofs_degrade(struct exofs_sb_info *sbi, unsigned long *failed,
 		return invalfc(fc, "%u of %u stores failed; the layout (raid %u, %u copies) cannot lose them",
 			       nfailed, n, sbi->layout.raid_algorithm,
 			       sbi->layout.mirrors_p1);
+	for (i = 0; i < n; i++)
+		if (sbi->stores[i].state == EXOFS_STORE_REBUILDING)
+			ore_store_set_state(sbi->ore_stores[i],
+					    ORE_STORE_REBUILDING);
+	if (nfailed == nrebuilding)
+		return 0;
 	if (!sbi->opt_degraded)
 		return invalfc(fc, "%u of %u stores failed (see above); mount with -o degraded to mount read-only",
 			       nfailed, n);
@@ -497,7 +566,8 @@ static int exofs_degrade(struct exofs_sb_info *sbi, unsigned long *failed,
 		char name[24];
 		struct ore_store *store;
 
-		if (!test_bit(i, failed))
+		if (!test_bit(i, failed) ||
+		    sbi->stores[i].state == EXOFS_STORE_REBUILDING)
 			continue;
 		if (sbi->ore_stores[i]) {
 			ore_store_set_state(sbi->ore_stores[i],
@@ -520,7 +590,7 @@ static int exofs_degrade(struct exofs_sb_info *sbi, unsigned long *failed,
  */
 int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 {
-	u32 n = sbi->num_stores, i, ref = U32_MAX, nfailed = 0;
+	u32 n = sbi->num_stores, i, ref = U32_MAX, nfailed = 0, nrebuilding = 0;
 	struct exofs_dev_entry *dt;
 	unsigned long *failed;
 	struct page **pages;
@@ -562,9 +632,22 @@ int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 	dt = exofs_devtable(sbi->sb_buf);
 	for (i = 0; i < n; i++) {
 		struct exofs_store *st = &sbi->stores[i];
+		u32 fl = le32_to_cpu(dt[i].flags);
 
 		if (st->state == EXOFS_STORE_OK &&
-		    (le32_to_cpu(dt[i].flags) & EXOFS_DEV_FL_FAILED)) {
+		    (fl & EXOFS_DEV_FL_REBUILDING)) {
+			/* a replacement: its rebuild goes on after mount */
+			st->state = EXOFS_STORE_REBUILDING;
+			sbi->rebuild_ckpt = le64_to_cpu(dt[i].rebuild_ino);
+			pr_warn("store %u (%s) was being rebuilt (checkpoint at inode %llu): not read until rebuilt\n",
+				i, st->path, sbi->rebuild_ckpt);
+			__set_bit(i, failed);
+			nfailed++;
+			nrebuilding++;
+			continue;
+		}
+		if (st->state == EXOFS_STORE_OK &&
+		    (fl & EXOFS_DEV_FL_FAILED)) {
 			pr_warn("store %u (%s) was taken out of service while mounted: stale\n",
 				i, st->path);
 			st->state = EXOFS_STORE_STALE;
@@ -576,7 +659,7 @@ int exofs_scan_stores(struct exofs_sb_info *sbi, struct fs_context *fc)
 	}
 	/* the layout of the reference, checked in stage 1 */
 	exofs_sb_check(sbi->sb_buf, &sbi->layout, &why);
-	err = exofs_degrade(sbi, failed, nfailed, fc);
+	err = exofs_degrade(sbi, failed, nfailed, nrebuilding, fc);
 out:
 	if (pages)
 		for (i = 0; i < n; i++)

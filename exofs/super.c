@@ -235,6 +235,8 @@ static struct exofs_sb_info *exofs_alloc_sbi(struct super_block *sb,
 	INIT_LIST_HEAD(&sbi->held);
 	init_waitqueue_head(&sbi->fail_wait);
 	init_completion(&sbi->kobj_unregister);
+	mutex_init(&sbi->rebuild_mutex);
+	INIT_LIST_HEAD(&sbi->retired);
 	sbi->opt_degraded = ctx->degraded;
 	sbi->opt_stores = kstrdup(ctx->stores, GFP_KERNEL);
 	sbi->sb_buf = kzalloc(EXOFS_SB_SIZE, GFP_KERNEL);
@@ -414,6 +416,9 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	err = exofs_sysfs_register(sbi);
 	if (err)
 		goto out_root;
+	/* a store found being rebuilt: go on (it stays rebuilding if not) */
+	if (!sb_rdonly(sb))
+		exofs_rebuild_resume(sbi);
 
 	pr_info("%s: mounted %pU \"%.*s\": %u stores, raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, %u copies%s%s\n",
 		sb->s_id, fsb->s_uuid, EXOFS_LABEL_SIZE, fsb->s_label,
@@ -511,6 +516,7 @@ static void exofs_put_super(struct super_block *sb)
 	struct exofs_sb_info *sbi = exofs_sb(sb);
 
 	exofs_sysfs_unregister(sbi);
+	exofs_rebuild_release(sbi);
 	if (!sb_rdonly(sb)) {
 		/* evict_inodes() may have freed inodes since the last sync */
 		exofs_sync_meta(sbi);
@@ -553,7 +559,7 @@ static int exofs_show_options(struct seq_file *m, struct dentry *root)
 	struct exofs_sb_info *sbi = exofs_sb(root->d_sb);
 	const struct ore_layout *l = &sbi->layout;
 
-	seq_show_option(m, "stores", sbi->opt_stores);
+	seq_show_option(m, "stores", READ_ONCE(sbi->opt_stores));
 	if (sbi->opt_degraded)
 		seq_puts(m, ",degraded");
 	seq_printf(m, ",raid=%u,stripe_unit=%u,group_width=%u,group_depth=%u,group_count=%u,mirrors=%u",
@@ -589,8 +595,9 @@ static int exofs_reconfigure(struct fs_context *fc)
 	bool want_ro = fc->sb_flags & SB_RDONLY;
 	int err;
 
-	if (ctx->stores && strcmp(ctx->stores, sbi->opt_stores))
-		return invalfc(fc, "stores= cannot change on remount");
+	if (ctx->stores && strcmp(ctx->stores, READ_ONCE(sbi->opt_stores)))
+		return invalfc(fc, "stores= cannot change on remount (now %s)",
+			       sbi->opt_stores);
 	err = exofs_check_layout_opts(fc, &sbi->layout);
 	if (err)
 		return err;
@@ -603,7 +610,11 @@ static int exofs_reconfigure(struct fs_context *fc)
 		err = exofs_write_supers(sbi, EXOFS_STATE_DIRTY, true);
 		if (err)
 			return err;
+		/* s_flags turn read-write as this returns */
+		exofs_rebuild_resume(sbi);
 	} else {
+		/* the store stays rebuilding, from its checkpoint */
+		exofs_rebuild_stop(sbi);
 		exofs_sync_meta(sbi);
 		exofs_write_supers(sbi, EXOFS_STATE_CLEAN, true);
 	}
@@ -639,6 +650,9 @@ static int exofs_init_fs_context(struct fs_context *fc)
 
 static void exofs_kill_sb(struct super_block *sb)
 {
+	/* the rebuild holds inode references: gone before evict_inodes() */
+	if (sb->s_fs_info)
+		exofs_rebuild_stop(exofs_sb(sb));
 	kill_anon_super(sb);
 }
 

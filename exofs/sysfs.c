@@ -15,10 +15,22 @@
  *   layout			raid, stripe_unit, group_width, group_depth,
  *				group_count, mirrors
  *   degraded			1 when mounted with failed stores
+ *   replace			write-only: "INDEX PATH" puts the replacement
+ *				store PATH (mkfs.exofs --replace INDEX) in the
+ *				slot of failed store INDEX and rebuilds it
+ *   rebuild			the last rebuild: "idle", or "STATE store N
+ *				objects DONE/TOTAL bytes B skipped S seconds
+ *				T result R" (STATE running, done, stopped or
+ *				failed)
+ *   rebuild_speed_max		KiB/s the rebuild writes at most, 0 (the
+ *				default) for no limit; writable
  */
 #include <linux/fs.h>
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
+#include <linux/ctype.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 
 #include "exofs.h"
 
@@ -28,6 +40,8 @@ struct exofs_attr {
 	struct attribute attr;
 	ssize_t (*show)(struct exofs_sb_info *sbi, struct exofs_attr *a,
 			char *buf);
+	ssize_t (*store)(struct exofs_sb_info *sbi, const char *buf,
+			 size_t len);
 	size_t offset;	/* of an atomic64_t in &struct exofs_counters */
 };
 
@@ -56,6 +70,7 @@ static const char * const exofs_state_name[] = {
 	[EXOFS_STORE_CORRUPT]	= "corrupt",
 	[EXOFS_STORE_STALE]	= "stale",
 	[EXOFS_STORE_FAILED]	= "failed",
+	[EXOFS_STORE_REBUILDING] = "rebuilding",
 };
 
 static ssize_t exofs_stores_show(struct exofs_sb_info *sbi,
@@ -90,6 +105,65 @@ static ssize_t exofs_degraded_show(struct exofs_sb_info *sbi,
 	return sysfs_emit(buf, "%d\n", sbi->degraded);
 }
 
+static ssize_t exofs_rebuild_attr_show(struct exofs_sb_info *sbi,
+				       struct exofs_attr *a, char *buf)
+{
+	return exofs_rebuild_show(sbi, buf);
+}
+
+/*
+ * replace: "INDEX PATH" (one space or tab between, a newline allowed at
+ * the end): PATH is a directory holding the stub that mkfs.exofs
+ * --replace INDEX wrote; it takes the place of failed store INDEX.
+ */
+static ssize_t exofs_replace_store_attr(struct exofs_sb_info *sbi,
+					const char *buf, size_t len)
+{
+	char *dup, *path;
+	u32 idx;
+	int err;
+
+	dup = kstrndup(buf, len, GFP_KERNEL);
+	if (!dup)
+		return -ENOMEM;
+	path = strim(dup);
+	idx = 0;
+	err = -EINVAL;
+	if (!isdigit(*path))
+		goto out;
+	while (isdigit(*path) && idx < EXOFS_MAX_STORES)
+		idx = idx * 10 + (*path++ - '0');
+	if (!isspace(*path))
+		goto out;
+	path = skip_spaces(path);
+	if (!*path || strchr(path, ':') || strchr(path, ','))
+		goto out;
+	err = exofs_replace_store(sbi, idx, path);
+out:
+	if (err == -EINVAL && !*path)
+		pr_err("%s: replace: write \"INDEX PATH\"\n", sbi->sb->s_id);
+	kfree(dup);
+	return err ? err : len;
+}
+
+static ssize_t exofs_speed_show(struct exofs_sb_info *sbi,
+				struct exofs_attr *a, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(sbi->rebuild_speed_max));
+}
+
+static ssize_t exofs_speed_store(struct exofs_sb_info *sbi, const char *buf,
+				 size_t len)
+{
+	unsigned int v;
+	int err = kstrtouint(buf, 10, &v);
+
+	if (err)
+		return err;
+	WRITE_ONCE(sbi->rebuild_speed_max, v);
+	return len;
+}
+
 #define EXOFS_COUNTER(_name, _field)					\
 static struct exofs_attr exofs_attr_##_name = {				\
 	.attr = { .name = __stringify(_name), .mode = 0444 },		\
@@ -117,6 +191,18 @@ EXOFS_RO_ATTR(full_stripe_percent, exofs_full_percent_show);
 EXOFS_RO_ATTR(stores, exofs_stores_show);
 EXOFS_RO_ATTR(layout, exofs_layout_show);
 EXOFS_RO_ATTR(degraded, exofs_degraded_show);
+EXOFS_RO_ATTR(rebuild, exofs_rebuild_attr_show);
+
+static struct exofs_attr exofs_attr_rebuild_speed_max = {
+	.attr = { .name = "rebuild_speed_max", .mode = 0644 },
+	.show = exofs_speed_show,
+	.store = exofs_speed_store,
+};
+
+static struct exofs_attr exofs_attr_replace = {
+	.attr = { .name = "replace", .mode = 0200 },
+	.store = exofs_replace_store_attr,
+};
 
 static struct attribute *exofs_attrs[] = {
 	&exofs_attr_full_stripe_writes.attr,
@@ -133,6 +219,9 @@ static struct attribute *exofs_attrs[] = {
 	&exofs_attr_stores.attr,
 	&exofs_attr_layout.attr,
 	&exofs_attr_degraded.attr,
+	&exofs_attr_rebuild.attr,
+	&exofs_attr_replace.attr,
+	&exofs_attr_rebuild_speed_max.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(exofs);
@@ -144,11 +233,26 @@ static ssize_t exofs_attr_show(struct kobject *kobj, struct attribute *attr,
 						 kobj);
 	struct exofs_attr *a = container_of(attr, struct exofs_attr, attr);
 
+	if (!a->show)
+		return -EIO;
 	return a->show(sbi, a, buf);
+}
+
+static ssize_t exofs_attr_store(struct kobject *kobj, struct attribute *attr,
+				const char *buf, size_t len)
+{
+	struct exofs_sb_info *sbi = container_of(kobj, struct exofs_sb_info,
+						 kobj);
+	struct exofs_attr *a = container_of(attr, struct exofs_attr, attr);
+
+	if (!a->store)
+		return -EIO;
+	return a->store(sbi, buf, len);
 }
 
 static const struct sysfs_ops exofs_sysfs_ops = {
 	.show	= exofs_attr_show,
+	.store	= exofs_attr_store,
 };
 
 static void exofs_kobj_release(struct kobject *kobj)

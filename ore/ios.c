@@ -172,8 +172,14 @@ int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 		sub->sio.write = write;
 		sub->sio.fua = write && ios->fua;
 		sub->sio.discard = !page;
-		/* components exist from ore_create() on: see docs/stores.md */
-		sub->sio.no_create = !ios->oc->lazy;
+		/*
+		 * Components exist from ore_create() on (docs/stores.md),
+		 * except above the recovery offset of a rebuilding store:
+		 * what is there is not read and not rebuilt yet, so a write
+		 * may make the component
+		 */
+		sub->sio.no_create = !ios->oc->lazy &&
+				     !ore_store_unbuilt(sub->sio.store, obj_off);
 		sub->sio.end_io = ore_sub_end_io;
 		sub->sio.private = sub;
 		list_add_tail(&sub->node, &batch->subs);
@@ -207,13 +213,16 @@ void ore_batch_submit(struct ore_batch *batch)
 			sub->skipped = true;
 			sub->sio.error = -ENODEV;
 			/*
-			 * A failed store counts as a failed component; a
+			 * A failed store counts as a failed component
+			 * (-ENODEV: not tried; the user may have put
+			 * another store in its place by the time
+			 * ore_check_io() names the component's store); a
 			 * rebuilding one is read from the redundancy above
 			 * its recovery offset, and that is no error of it.
 			 */
 			if (ore_store_failed(store))
 				ore_note_failure(batch->ios, sub->comp,
-						 sub->sio.offset, 0);
+						 sub->sio.offset, -ENODEV);
 			WRITE_ONCE(batch->failed, true);
 			continue;
 		}
@@ -527,8 +536,10 @@ EXPORT_SYMBOL_GPL(ore_put_io_state);
  * @on_dev_error: called for each failed component, or NULL, with that
  *	component's own error: -ENOSPC for a full store, -ENOENT for a
  *	component object found missing (rebuilt from the redundancy, see
- *	@ios->degraded), the store's errno otherwise; for a store skipped
- *	as failed, @ios->error or -EIO
+ *	@ios->degraded), the store's errno otherwise; -ENODEV for a
+ *	sub-I/O not issued because its store was failed (the store passed
+ *	is the component's store at this call, which the user may have
+ *	replaced since); @ios->error or -EIO for other components not done
  *
  * Return: @ios->error: 0 when the data was read or stored (possibly
  * degraded, see @ios->degraded), or the negative errno of the I/O.

@@ -286,6 +286,7 @@ u64 ore_layout_obj_size(const struct ore_layout *layout, u32 comp, u64 size)
 		unit = 0;
 	return si.row * su + unit;
 }
+EXPORT_SYMBOL_GPL(ore_layout_obj_size);
 
 static bool ore_bit(const unsigned long *map, u32 bit)
 {

@@ -245,9 +245,10 @@ static int ore_op_truncate(struct ore_store *store, u32 comp, u64 oid,
 
 	/*
 	 * A lost component is not made again here (it would read as zeros
-	 * where its data was): it stays a failed component.
+	 * where its data was): it stays a failed component. On a rebuilding
+	 * store with nothing rebuilt yet, it is only not made yet.
 	 */
-	if (!ta->lazy) {
+	if (!ta->lazy && !ore_store_unbuilt(store, 0)) {
 		err = store->ops->length(store, oid, &len);
 		if (err)
 			return err;

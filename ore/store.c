@@ -180,6 +180,28 @@ bool ore_store_readable(const struct ore_store *store, u64 obj_off, u64 len)
 }
 EXPORT_SYMBOL_GPL(ore_store_readable);
 
+/**
+ * ore_store_unbuilt - is an object offset of the store not rebuilt yet?
+ * @store: the store
+ * @obj_off: object offset
+ *
+ * A component missing there is not lost: the rebuild has not come to it
+ * (an object-by-object rebuild, as exofs's, keeps the recovery offset at
+ * 0 until the whole store is rebuilt). Writes and truncates may then make
+ * the component; nothing reads it before the rebuild has written it.
+ *
+ * Return: true when @store is rebuilding and @obj_off is at or above its
+ * recovery offset.
+ */
+bool ore_store_unbuilt(const struct ore_store *store, u64 obj_off)
+{
+	if (READ_ONCE(store->state) != ORE_STORE_REBUILDING)
+		return false;
+	smp_rmb();	/* pairs with ore_store_set_state() */
+	return obj_off >= READ_ONCE(store->recovery_offset);
+}
+EXPORT_SYMBOL_GPL(ore_store_unbuilt);
+
 /* ------------------------------------------------------------------ */
 /* the stand-in for a store that is not there */
 

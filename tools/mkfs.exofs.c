@@ -3,6 +3,7 @@
  * mkfs.exofs - make an exofs filesystem over file stores.
  *
  *   mkfs.exofs [options] STORE_DIR...
+ *   mkfs.exofs --replace INDEX --uuid FS_UUID [-f] [-q] STORE_DIR
  *
  * The stores are given in device-table order (the order `mount -o
  * stores=` must name them in). What is written is docs/exofs-format.md's
@@ -10,6 +11,12 @@
  * directory through ore_user (ORE's placement, parity and mirrors), then
  * one superblock with the device table per store (last, so an interrupted
  * mkfs leaves no valid filesystem behind).
+ *
+ * With --replace, STORE_DIR becomes a replacement for store INDEX of the
+ * filesystem FS_UUID: it gets the stub superblock of
+ * include/exofs/exofs_fs.h (EXOFS_STATE_REPLACEMENT) with a new store
+ * UUID, and nothing else; the kernel takes it in (sysfs replace) and
+ * rebuilds it (exofs/rebuild.c).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -30,15 +37,20 @@
 
 #define PROG	"mkfs.exofs"
 
-enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO, O_LAZY };
+enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO, O_LAZY,
+       O_REPLACE };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: " PROG " [options] STORE_DIR...\n"
+"       " PROG " --replace INDEX --uuid FS_UUID [-f] [-q] STORE_DIR\n"
 "\n"
 "Make an exofs filesystem over the object stores STORE_DIR... (directories,\n"
-"normally one per disk), given in device-table order.\n"
+"normally one per disk), given in device-table order. With --replace, make\n"
+"STORE_DIR (empty) a replacement for failed store INDEX of filesystem\n"
+"FS_UUID; the mounted filesystem takes it in and rebuilds it when\n"
+"\"INDEX STORE_DIR\" is written to /sys/fs/exofs/FS_UUID/replace.\n"
 "\n"
 "  --raid 0|1|4|5|6       RAID level (default 0); 1 is RAID0 with 2 mirrors\n"
 "                         unless --mirrors says otherwise\n"
@@ -55,6 +67,8 @@ static void usage(FILE *f)
 "  --lazy-components      make component objects by their first write, as\n"
 "                         images before the COMPONENTS feature (a missing\n"
 "                         component then reads as zeros: not recommended)\n"
+"  --replace INDEX        make a replacement store for store INDEX (needs\n"
+"                         --uuid; no layout options)\n"
 "  -L, --label LABEL      volume label (up to 32 bytes)\n"
 "  -U, --uuid UUID        filesystem UUID (default random)\n"
 "  -f, --force            overwrite stores that are not empty (their exofs\n"
@@ -289,7 +303,8 @@ struct mkfs_opts {
 	uint32_t raid, su, gw, gd, gc, mirrors, max_ino;
 	const char *label;
 	uint8_t fs_uuid[EXOFS_UUID_SIZE];
-	int force, quiet, have_uuid, lazy;
+	int force, quiet, have_uuid, lazy, layout_opts;
+	int64_t replace;	/* --replace INDEX, or -1 */
 };
 
 /* Check one option's value; 0, or 1 after saying what is wrong. */
@@ -348,6 +363,7 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 		{ "mirrors", required_argument, NULL, O_MIRRORS },
 		{ "max-inodes", required_argument, NULL, O_MAXINO },
 		{ "lazy-components", no_argument, NULL, O_LAZY },
+		{ "replace", required_argument, NULL, O_REPLACE },
 		{ "label", required_argument, NULL, 'L' },
 		{ "uuid", required_argument, NULL, 'U' },
 		{ "force", no_argument, NULL, 'f' },
@@ -383,12 +399,27 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 			if (parse_u32(nums[k].name, optarg, v, nums[k].suffix) ||
 			    check_option(c, o))
 				return -1;
+			o->layout_opts = 1;
 			continue;
 		}
 		switch (c) {
 		case O_LAZY:
 			o->lazy = 1;
+			o->layout_opts = 1;
 			break;
+		case O_REPLACE: {
+			uint32_t idx;
+
+			if (parse_u32("--replace", optarg, &idx, 0))
+				return -1;
+			if (idx >= EXOFS_MAX_STORES) {
+				fprintf(stderr, PROG ": --replace: store %u is beyond the %d stores a filesystem can have\n",
+					idx, EXOFS_MAX_STORES);
+				return -1;
+			}
+			o->replace = idx;
+			break;
+		}
 		case 'L':
 			if (strlen(optarg) > EXOFS_LABEL_SIZE) {
 				fprintf(stderr, PROG ": label '%s' is longer than %d bytes\n",
@@ -718,10 +749,70 @@ static void print_summary(const struct mkfs_opts *o,
 	}
 }
 
+/*
+ * mkfs.exofs --replace: STORE_DIR (the one argument) gets the stub
+ * superblock of a replacement for store o->replace of filesystem
+ * o->fs_uuid, with a new store UUID.
+ */
+static int make_replacement(struct mkfs_opts *o, int argc, char **argv,
+			    int first)
+{
+	uint8_t sb[EXOFS_SB_SIZE], store_uuid[EXOFS_UUID_SIZE];
+	struct exofs_fsb *fsb = (void *)sb;
+	struct exofs_stores st;
+	char ustr[37], fstr[37];
+	const char *why;
+
+	if (!o->have_uuid) {
+		fprintf(stderr, PROG ": --replace needs --uuid: the UUID of the filesystem the store joins\n");
+		return 1;
+	}
+	if (o->layout_opts || *o->label) {
+		fprintf(stderr, PROG ": --replace takes no layout options and no label: the filesystem has them\n");
+		return 1;
+	}
+	if (argc - first != 1) {
+		fprintf(stderr, PROG ": --replace makes one store: give one STORE_DIR\n");
+		return 1;
+	}
+	memset(&st, 0, sizeof(st));
+	st.n = 1;
+	st.dirs = (const char **)(argv + first);
+	if (check_store_dirs(&st) || empty_stores(o, &st) ||
+	    random_uuid(store_uuid))
+		return 1;
+	memset(sb, 0, sizeof(sb));
+	fsb->s_magic = htole64(EXOFS_SB_MAGIC);
+	fsb->s_version = htole32(EXOFS_FORMAT_VERSION);
+	fsb->s_sb_size = htole32(EXOFS_SB_SIZE);
+	memcpy(fsb->s_uuid, o->fs_uuid, EXOFS_UUID_SIZE);
+	fsb->s_store_index = htole32((uint32_t)o->replace);
+	memcpy(fsb->s_store_uuid, store_uuid, EXOFS_UUID_SIZE);
+	fsb->s_state = htole32(EXOFS_STATE_REPLACEMENT);
+	fsb->s_csum = htole32(exofs_sb_csum(sb));
+	if (exofs_sb_replacement_check(sb, &why)) {
+		fprintf(stderr, PROG ": internal error: replacement stub fails its own check: %s\n",
+			why);
+		return 1;
+	}
+	if (write_sb_file(st.dirs[0], sb, sizeof(sb)))
+		return 1;
+	if (!o->quiet) {
+		exofs_uuid_str(o->fs_uuid, fstr);
+		exofs_uuid_str(store_uuid, ustr);
+		printf("exofs: %s is a replacement for store %lld of filesystem %s, store uuid %s\n",
+		       st.dirs[0], (long long)o->replace, fstr, ustr);
+		printf("take it in: echo '%lld %s' > /sys/fs/exofs/%s/replace\n",
+		       (long long)o->replace, st.dirs[0], fstr);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct mkfs_opts o = {
 		.su = 65536, .gd = 1, .max_ino = 1u << 24, .label = "",
+		.replace = -1,
 	};
 	uint8_t (*store_uuid)[EXOFS_UUID_SIZE];
 	struct exofs_stores st;
@@ -732,6 +823,8 @@ int main(int argc, char **argv)
 	first = parse_options(argc, argv, &o);
 	if (first < 0)
 		return first == -2 ? 0 : 1;
+	if (o.replace >= 0)
+		return make_replacement(&o, argc, argv, first);
 	n = (uint32_t)(argc - first);
 	if (!n) {
 		fprintf(stderr, PROG ": no store directories given\n");

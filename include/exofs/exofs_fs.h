@@ -98,6 +98,15 @@ static inline __u32 exofs_first_dev(__u64 oid, __u32 mirrors_p1,
 /* Values of s_state */
 #define EXOFS_STATE_CLEAN	1	/* cleanly unmounted: counters exact */
 #define EXOFS_STATE_DIRTY	2	/* mounted read-write, or crashed */
+/*
+ * Only in the superblock of a replacement store made by mkfs.exofs
+ * --replace, before the kernel takes it in: a stub holding s_magic,
+ * s_version, s_sb_size, s_csum, s_uuid (the filesystem it is meant for),
+ * s_store_index (the slot) and s_store_uuid (its new UUID); every other
+ * field zero. It is no valid superblock (exofs_sb_check() refuses it);
+ * exofs_sb_replacement_check() accepts it.
+ */
+#define EXOFS_STATE_REPLACEMENT	3
 
 #define EXOFS_LABEL_SIZE	32
 #define EXOFS_UUID_SIZE		16
@@ -126,20 +135,29 @@ struct exofs_layout_disk {
 /* Bits of exofs_dev_entry.flags */
 /* failed while mounted: its objects are stale until it is rebuilt */
 #define EXOFS_DEV_FL_FAILED	0x1
-#define EXOFS_DEV_FL_KNOWN	EXOFS_DEV_FL_FAILED
+/*
+ * with FAILED: a replacement store being rebuilt (written, not read); the
+ * rebuild starts again at the next mount, from the inode number in
+ * exofs_dev_entry.rebuild_ino
+ */
+#define EXOFS_DEV_FL_REBUILDING	0x2
+#define EXOFS_DEV_FL_KNOWN	(EXOFS_DEV_FL_FAILED | EXOFS_DEV_FL_REBUILDING)
 
 /**
  * struct exofs_dev_entry - one store in the device table
  * @uuid: the store's UUID (random, given by mkfs); never all zeros
  * @index: the store's position, equal to its index in the table
  * @flags: EXOFS_DEV_FL_* (mkfs writes 0)
- * @reserved: zero
+ * @rebuild_ino: with EXOFS_DEV_FL_REBUILDING, the rebuild checkpoint:
+ *	0 = nothing rebuilt yet; n >= 1: the inode table, the inode bitmap
+ *	and the objects of every inode below n are rebuilt (flushed on the
+ *	store). Zero otherwise
  */
 struct exofs_dev_entry {
 	__u8 uuid[EXOFS_UUID_SIZE];
 	__le32 index;
 	__le32 flags;
-	__u8 reserved[8];
+	__le64 rebuild_ino;
 };
 
 /**

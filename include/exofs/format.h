@@ -44,6 +44,17 @@ int exofs_sb_check(const void *sb, struct ore_layout *layout,
 		   const char **why);
 
 /*
+ * exofs_sb_replacement_check - is @sb (EXOFS_SB_SIZE bytes) the stub of a
+ * replacement store, as mkfs.exofs --replace writes it (s_state
+ * EXOFS_STATE_REPLACEMENT, see include/exofs/exofs_fs.h)? Its s_uuid,
+ * s_store_index and s_store_uuid say for which filesystem, slot and with
+ * which store UUID.
+ *
+ * Return: 0, or -EINVAL with *@why saying what is wrong (a static string).
+ */
+int exofs_sb_replacement_check(const void *sb, const char **why);
+
+/*
  * exofs_sb_same - do superblock images @a and @b agree on everything but
  * the per-store fields (s_store_index, s_store_uuid) and s_csum?
  */

@@ -148,6 +148,7 @@ void ore_store_set_recovery_offset(struct ore_store *store, u64 offset);
 bool ore_store_failed(const struct ore_store *store);
 bool ore_store_writable(const struct ore_store *store);
 bool ore_store_readable(const struct ore_store *store, u64 obj_off, u64 len);
+bool ore_store_unbuilt(const struct ore_store *store, u64 obj_off);
 
 /* ---------------------------------------------------------------------
  * Components: which stores hold one logical object.
