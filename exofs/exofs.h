@@ -148,6 +148,34 @@ struct exofs_rebuild {
 };
 
 /**
+ * struct exofs_scrub - one check or repair of every object (rebuild.c)
+ * @task: the thread, referenced until freed
+ * @state: &enum exofs_rebuild_state (RUNNING, DONE, STOPPED, FAILED)
+ * @repair: rewrite what disagrees
+ * @result: the thread's result
+ * @objects: objects scrubbed so far
+ * @bytes: logical bytes scrubbed
+ * @mismatches: pages found to disagree (see ore_scrub())
+ * @errors: objects or steps that could not be read or repaired
+ * @start: jiffies at the start
+ * @end: jiffies when the thread ended, or 0
+ * @step: logical bytes per ore_scrub() call, whole stripes
+ */
+struct exofs_scrub {
+	struct task_struct *task;
+	int state;
+	bool repair;
+	int result;
+	atomic64_t objects;
+	atomic64_t bytes;
+	atomic64_t mismatches;
+	atomic64_t errors;
+	unsigned long start;
+	unsigned long end;
+	u64 step;
+};
+
+/**
  * struct exofs_retired - a store replaced while mounted, kept until unmount
  *	(I/O in flight may still point at it)
  * @node: in &exofs_sb_info.retired
@@ -191,6 +219,8 @@ struct exofs_retired {
  * @ibitmap: internal inode whose page cache holds the inode bitmap
  * @wb_max_pages: largest writeback I/O, a multiple of a stripe if possible
  * @degraded: mounted with failed stores (read-only)
+ * @lazy_comps: no EXOFS_FEATURE_RO_COMPAT_COMPONENTS: components are
+ *	made by their first write
  * @opt_degraded: the degraded option was given
  * @space_checked: jiffies of the last free space check of the stores
  * @space_low: a store had less than EXOFS_SPACE_LOW free at that check
@@ -204,6 +234,7 @@ struct exofs_retired {
  * @rebuild_mutex: serializes replacing a store and starting, stopping and
  *	showing @rebuild
  * @rebuild: the last rebuild started, or NULL
+ * @scrub: the last scrub started, or NULL
  * @rebuild_blocked: no rebuild may start (unmount, remount read-only)
  * @rebuild_speed_max: KiB/s the rebuild writes at most (0: no limit)
  * @rebuild_ckpt: the checkpoint the superblocks record for the store
@@ -248,6 +279,7 @@ struct exofs_sb_info {
 	struct exofs_counters cnt;
 	struct mutex rebuild_mutex;	/* see the lock order above */
 	struct exofs_rebuild *rebuild;
+	struct exofs_scrub *scrub;
 	bool rebuild_blocked;
 	unsigned int rebuild_speed_max;
 	u64 rebuild_ckpt;
@@ -418,6 +450,8 @@ int exofs_rebuild_resume(struct exofs_sb_info *sbi);
 void exofs_rebuild_stop(struct exofs_sb_info *sbi);
 void exofs_rebuild_release(struct exofs_sb_info *sbi);
 ssize_t exofs_rebuild_show(struct exofs_sb_info *sbi, char *buf);
+int exofs_scrub_start(struct exofs_sb_info *sbi, bool repair);
+ssize_t exofs_scrub_show(struct exofs_sb_info *sbi, char *buf);
 
 /* sysfs.c */
 int exofs_sysfs_init(void);

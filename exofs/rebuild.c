@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * exofs rebuild: a new, empty store takes the slot of a failed one and a
- * kernel thread rebuilds every object's component onto it while the
- * filesystem serves I/O.
+ * exofs rebuild and scrub: a new, empty store takes the slot of a failed
+ * one and a kernel thread rebuilds every object's component onto it while
+ * the filesystem serves I/O; another thread checks (and repairs) the
+ * redundancy of every object (ore_scrub()), walking the objects the same
+ * way.
  *
  * Taking the store in (exofs_replace_store(), from a write to
  * /sys/fs/exofs/<uuid>/replace): the directory must hold the stub that
@@ -32,6 +34,13 @@
  * mount that finds a store rebuilding starts the thread again from there
  * (exofs_rebuild_resume()). At the end the store is flushed, becomes in
  * sync, and the superblocks record it (both flags cleared).
+ *
+ * Scrub (exofs_scrub_start(), from /sys/fs/exofs/<uuid>/scrub): with every
+ * store in service, the inode table, the bitmap and every inode's object,
+ * whole stripes up to the furthest row any component holds, a few stripes
+ * a step under the same exclusion as a rebuild step; "check" counts the
+ * pages whose mirrors or parity disagree, "repair" rewrites the other
+ * copies and the parity (md's semantics, see ore_scrub()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -566,14 +575,31 @@ void exofs_rebuild_stop(struct exofs_sb_info *sbi)
 		put_task_struct(rb->task);
 		rb->task = NULL;
 	}
+	if (sbi->scrub && sbi->scrub->task) {
+		kthread_stop(sbi->scrub->task);
+		put_task_struct(sbi->scrub->task);
+		sbi->scrub->task = NULL;
+	}
 	mutex_unlock(&sbi->rebuild_mutex);
 }
 
-/** exofs_rebuild_release - free what the last rebuild left (unmount) */
+static void exofs_scrub_free(struct exofs_scrub *sc)
+{
+	if (sc && sc->task)
+		put_task_struct(sc->task);
+	kfree(sc);
+}
+
+/**
+ * exofs_rebuild_release - free what the last rebuild and scrub left
+ * @sbi: the filesystem, unmounting (exofs_rebuild_stop() called)
+ */
 void exofs_rebuild_release(struct exofs_sb_info *sbi)
 {
 	exofs_rebuild_free(sbi->rebuild);
 	sbi->rebuild = NULL;
+	exofs_scrub_free(sbi->scrub);
+	sbi->scrub = NULL;
 }
 
 /**
@@ -828,6 +854,260 @@ ssize_t exofs_rebuild_show(struct exofs_sb_info *sbi, char *buf)
 				 atomic64_read(&rb->skipped),
 				 jiffies_to_msecs(end - rb->start) / 1000,
 				 rb->result);
+	}
+	mutex_unlock(&sbi->rebuild_mutex);
+	return len;
+}
+
+/* ------------------------------------------------------------------ */
+/* scrub */
+
+/*
+ * Logical bytes of @oc's object to scrub: the end of the furthest stripe
+ * any component holds a row of (what fsck.exofs checks, too).
+ */
+static u64 exofs_scrub_extent(struct exofs_sb_info *sbi,
+			      struct ore_components *oc)
+{
+	const struct ore_layout *l = &sbi->layout;
+	u64 bound = 0;
+	u32 c;
+
+	for (c = 0; c < l->num_comps; c++) {
+		struct ore_store *store = ore_comp_store(oc, c);
+		u32 group = c / l->mirrors_p1 / l->group_width;
+		u64 len, row, end;
+
+		if (store->ops->length(store, oc->oid, &len) || !len)
+			continue;
+		row = div64_u64(len - 1, l->stripe_unit);
+		end = div64_u64(row, l->group_depth) * l->super_stripe +
+		      group * l->group_length +
+		      (row % l->group_depth + 1) * l->stripe_length;
+		bound = max(bound, end);
+	}
+	return bound;
+}
+
+static void exofs_scrub_dev_error(struct ore_io_state *ios, u32 comp,
+				  struct ore_store *store, u64 offset,
+				  int error)
+{
+	exofs_io_error(ios, comp, store, offset, error);
+}
+
+/* Scrub @inode's object, a step at a time; 0, or the error that stops. */
+static int exofs_scrub_inode(struct exofs_sb_info *sbi,
+			     struct exofs_scrub *sc, struct inode *inode)
+{
+	const struct ore_layout *l = &sbi->layout;
+	struct exofs_i_info *oi = exofs_i(inode);
+	struct exofs_io io = { .inode = inode };
+	u64 off = 0, len, end, found;
+	int err;
+
+	for (;;) {
+		if (kthread_should_stop())
+			return -EINTR;
+		inode_lock(inode);
+		exofs_wb_exclude(inode);
+		end = exofs_scrub_extent(sbi, &oi->oc);
+		err = 0;
+		found = 0;
+		if (off < end) {
+			len = min(sc->step, end - off);
+			err = ore_scrub(l, &oi->oc, off, len, sc->repair,
+					&found, exofs_scrub_dev_error, &io);
+		}
+		exofs_wb_allow(inode);
+		inode_unlock(inode);
+		if (off >= end)
+			return 0;
+		if (found) {
+			atomic64_add(found, &sc->mismatches);
+			pr_warn("%s: scrub: inode %lu (object 0x%llx): %llu mismatched pages in [%llu, %llu)%s\n",
+				sbi->sb->s_id, inode->i_ino, oi->oc.oid, found,
+				off, off + len, sc->repair ? ", repaired" : "");
+		}
+		if (err == -EIO) {	/* named by exofs_io_error() */
+			atomic64_inc(&sc->errors);
+		} else if (err) {
+			return err;
+		}
+		atomic64_add(len, &sc->bytes);
+		off += len;
+		cond_resched();
+	}
+}
+
+static int exofs_scrub_run(struct exofs_sb_info *sbi, struct exofs_scrub *sc)
+{
+	struct super_block *sb = sbi->sb;
+	u64 ino = EXOFS_ROOT_INO, limit;
+	int err;
+
+	err = exofs_scrub_inode(sbi, sc, sbi->itable);
+	if (!err)
+		err = exofs_scrub_inode(sbi, sc, sbi->ibitmap);
+	if (err)
+		return err;
+	atomic64_add(2, &sc->objects);
+	limit = exofs_rebuild_limit(sbi);
+	for (;;) {
+		struct inode *inode;
+
+		ino = exofs_next_used(sbi, ino, limit, &err);
+		if (err)
+			return err;
+		if (ino >= limit)
+			return 0;
+		inode = exofs_rebuild_iget(sb, ino);
+		if (IS_ERR(inode)) {
+			pr_warn("%s: scrub: inode %llu cannot be read (%ld): its object is not scrubbed\n",
+				sb->s_id, ino, PTR_ERR(inode));
+			atomic64_inc(&sc->errors);
+		} else if (inode) {
+			err = exofs_scrub_inode(sbi, sc, inode);
+			iput(inode);
+			if (err)
+				return err;
+		}
+		atomic64_inc(&sc->objects);
+		ino++;
+	}
+}
+
+static int exofs_scrub_thread(void *data)
+{
+	struct exofs_sb_info *sbi = data;
+	struct exofs_scrub *sc = sbi->scrub;
+	const char *what = sc->repair ? "repair" : "check";
+	int err;
+
+	pr_info("%s: scrub (%s) started\n", sbi->sb->s_id, what);
+	err = exofs_scrub_run(sbi, sc);
+	sc->result = err;
+	if (!err) {
+		WRITE_ONCE(sc->state, EXOFS_REBUILD_DONE);
+		pr_info("%s: scrub (%s) done in %u s: %lld objects, %lld bytes, %lld mismatched pages, %lld errors\n",
+			sbi->sb->s_id, what,
+			jiffies_to_msecs(jiffies - sc->start) / 1000,
+			atomic64_read(&sc->objects), atomic64_read(&sc->bytes),
+			atomic64_read(&sc->mismatches),
+			atomic64_read(&sc->errors));
+	} else {
+		WRITE_ONCE(sc->state, err == -EINTR ? EXOFS_REBUILD_STOPPED :
+			   EXOFS_REBUILD_FAILED);
+		pr_info("%s: scrub (%s) %s after %lld objects: %d\n",
+			sbi->sb->s_id, what,
+			err == -EINTR ? "stopped" : "failed",
+			atomic64_read(&sc->objects), err);
+	}
+	WRITE_ONCE(sc->end, jiffies ? : 1);
+	return err;
+}
+
+/**
+ * exofs_scrub_start - check (or repair) the redundancy of every object
+ * @sbi: the filesystem, every store in service
+ * @repair: rewrite the mirrors and parity that disagree (read-write only)
+ *
+ * Return: 0 once the thread runs; -EINVAL (no redundancy), -EROFS (repair
+ * on a read-only mount), -EBUSY (a rebuild or scrub runs, or a store is
+ * out of service), -ENOMEM, or the thread's start error.
+ */
+int exofs_scrub_start(struct exofs_sb_info *sbi, bool repair)
+{
+	struct exofs_scrub *sc;
+	int err;
+	u32 i;
+
+	if (!sbi->layout.parity && sbi->layout.mirrors_p1 < 2) {
+		pr_err("%s: scrub: the layout (raid %u, %u copies) has no redundancy to check\n",
+		       sbi->sb->s_id, sbi->layout.raid_algorithm,
+		       sbi->layout.mirrors_p1);
+		return -EINVAL;
+	}
+	mutex_lock(&sbi->rebuild_mutex);
+	err = -EROFS;
+	if (sbi->rebuild_blocked || (repair && sb_rdonly(sbi->sb))) {
+		pr_err("%s: scrub: the filesystem is read-only\n",
+		       sbi->sb->s_id);
+		goto out;
+	}
+	err = -EBUSY;
+	if ((sbi->rebuild && READ_ONCE(sbi->rebuild->state) ==
+	     EXOFS_REBUILD_RUNNING) ||
+	    (sbi->scrub && READ_ONCE(sbi->scrub->state) ==
+	     EXOFS_REBUILD_RUNNING)) {
+		pr_err("%s: scrub: a rebuild or a scrub runs\n", sbi->sb->s_id);
+		goto out;
+	}
+	for (i = 0; i < sbi->num_stores; i++)
+		if (READ_ONCE(sbi->stores[i].state) != EXOFS_STORE_OK) {
+			pr_err("%s: scrub: store %u is out of service\n",
+			       sbi->sb->s_id, i);
+			goto out;
+		}
+	err = -ENOMEM;
+	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+	if (!sc)
+		goto out;
+	sc->repair = repair;
+	sc->state = EXOFS_REBUILD_RUNNING;
+	sc->start = jiffies;
+	sc->step = max_t(u64, 1, div64_u64(EXOFS_REBUILD_STEP,
+					   sbi->layout.stripe_length)) *
+		   sbi->layout.stripe_length;
+	exofs_scrub_free(sbi->scrub);	/* the one before, over */
+	sbi->scrub = sc;
+	sc->task = kthread_create(exofs_scrub_thread, sbi, "exofs_scrub");
+	if (IS_ERR(sc->task)) {
+		err = PTR_ERR(sc->task);
+		sc->task = NULL;
+		sc->state = EXOFS_REBUILD_FAILED;
+		sc->result = err;
+		goto out;
+	}
+	get_task_struct(sc->task);
+	wake_up_process(sc->task);
+	err = 0;
+out:
+	mutex_unlock(&sbi->rebuild_mutex);
+	return err;
+}
+
+/**
+ * exofs_scrub_show - the scrub line of sysfs (exofs/sysfs.c)
+ * @sbi: the filesystem
+ * @buf: a sysfs page
+ *
+ * "STATE check|repair objects N bytes B mismatches M errors E seconds T
+ * result R", or "idle".
+ *
+ * Return: bytes in @buf.
+ */
+ssize_t exofs_scrub_show(struct exofs_sb_info *sbi, char *buf)
+{
+	struct exofs_scrub *sc;
+	ssize_t len;
+
+	mutex_lock(&sbi->rebuild_mutex);
+	sc = sbi->scrub;
+	if (!sc) {
+		len = sysfs_emit(buf, "idle\n");
+	} else {
+		unsigned long end = READ_ONCE(sc->end) ? : jiffies;
+
+		len = sysfs_emit(buf, "%s %s objects %lld bytes %lld mismatches %lld errors %lld seconds %u result %d\n",
+				 exofs_rebuild_state_name[READ_ONCE(sc->state)],
+				 sc->repair ? "repair" : "check",
+				 atomic64_read(&sc->objects),
+				 atomic64_read(&sc->bytes),
+				 atomic64_read(&sc->mismatches),
+				 atomic64_read(&sc->errors),
+				 jiffies_to_msecs(end - sc->start) / 1000,
+				 sc->result);
 	}
 	mutex_unlock(&sbi->rebuild_mutex);
 	return len;

@@ -24,6 +24,10 @@
  *				failed)
  *   rebuild_speed_max		KiB/s the rebuild writes at most, 0 (the
  *				default) for no limit; writable
+ *   scrub			write "check" or "repair" to scrub every
+ *				object; reads "idle" or "STATE check|repair
+ *				objects N bytes B mismatches M errors E
+ *				seconds T result R"
  */
 #include <linux/fs.h>
 #include <linux/kobject.h>
@@ -164,6 +168,27 @@ static ssize_t exofs_speed_store(struct exofs_sb_info *sbi, const char *buf,
 	return len;
 }
 
+static ssize_t exofs_scrub_attr_show(struct exofs_sb_info *sbi,
+				     struct exofs_attr *a, char *buf)
+{
+	return exofs_scrub_show(sbi, buf);
+}
+
+/* scrub: "check" or "repair" (a newline allowed at the end) */
+static ssize_t exofs_scrub_attr_store(struct exofs_sb_info *sbi,
+				      const char *buf, size_t len)
+{
+	int err;
+
+	if (sysfs_streq(buf, "check"))
+		err = exofs_scrub_start(sbi, false);
+	else if (sysfs_streq(buf, "repair"))
+		err = exofs_scrub_start(sbi, true);
+	else
+		err = -EINVAL;
+	return err ? err : len;
+}
+
 #define EXOFS_COUNTER(_name, _field)					\
 static struct exofs_attr exofs_attr_##_name = {				\
 	.attr = { .name = __stringify(_name), .mode = 0444 },		\
@@ -199,6 +224,12 @@ static struct exofs_attr exofs_attr_rebuild_speed_max = {
 	.store = exofs_speed_store,
 };
 
+static struct exofs_attr exofs_attr_scrub = {
+	.attr = { .name = "scrub", .mode = 0644 },
+	.show = exofs_scrub_attr_show,
+	.store = exofs_scrub_attr_store,
+};
+
 static struct exofs_attr exofs_attr_replace = {
 	.attr = { .name = "replace", .mode = 0200 },
 	.store = exofs_replace_store_attr,
@@ -222,6 +253,7 @@ static struct attribute *exofs_attrs[] = {
 	&exofs_attr_rebuild.attr,
 	&exofs_attr_replace.attr,
 	&exofs_attr_rebuild_speed_max.attr,
+	&exofs_attr_scrub.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(exofs);

@@ -226,7 +226,7 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	int *ok = calloc(n, sizeof(int));
 	struct ore_layout l;
 	const struct exofs_fsb *ref = NULL;
-	uint32_t i, refi = 0;
+	uint32_t i, refi = 0, fl;
 	const char *why;
 	char path[4096], u1[37], u2[37];
 
@@ -298,9 +298,15 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 			ok[i] = 0;
 			continue;
 		}
-		if (le32toh(((const struct exofs_dev_entry *)
-			     (sb[refi] + EXOFS_DEVTABLE_OFFSET))[i].flags) &
-		    EXOFS_DEV_FL_FAILED) {
+		fl = le32toh(((const struct exofs_dev_entry *)
+			      (sb[refi] + EXOFS_DEVTABLE_OFFSET))[i].flags);
+		if (fl & EXOFS_DEV_FL_REBUILDING) {
+			warning("store %u (%s) is a replacement being rebuilt (the kernel goes on at the next mount): not checked",
+				i, dirs[i]);
+			ok[i] = 0;
+			continue;
+		}
+		if (fl & EXOFS_DEV_FL_FAILED) {
 			warning("store %u (%s) is flagged failed in the device table (stale)",
 				i, dirs[i]);
 			ok[i] = 0;

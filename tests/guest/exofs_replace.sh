@@ -14,6 +14,10 @@
 # writer; for RAID6 the filesystem is unmounted half way through the
 # rebuild: the next mount finds the store rebuilding and goes on from the
 # checkpoint (not from inode 0). A RAID0 filesystem refuses a replacement.
+# Scrub (after the RAID5 cycle): a check counts 0; one page of the parity
+# of one file is overwritten on its store: a check counts 1 mismatch, a
+# repair rewrites it, a second check counts 0, the file reads back and
+# fsck.exofs is clean.
 #
 # CHECK: exofs_replace --disks 5 --disk-size 256M --timeout 900
 . /ore/tests/lib.sh
@@ -23,7 +27,7 @@ M=$EXOFS_MNT
 F=1		# the store that fails and is replaced
 LOG=/tmp/acked
 
-ktap_plan 51
+ktap_plan 62
 
 dm() {
 	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
@@ -177,6 +181,8 @@ one() {
 	diag "$(rebuild_line)"
 	EXOFS_STORES="/stores/s0 /stores/r /stores/s2 /stores/s3"
 	if [ "$resume" = 1 ]; then
+		# slower: the rest takes > 10 s, the unmount comes before
+		echo 1024 > "$(sysdir)/rebuild_speed_max"
 		stop_writer
 		mark=$(dmesg_lines)
 		check "$name: umount in the middle of the rebuild" exofs_umount
@@ -220,8 +226,50 @@ one() {
 	fail_fast
 }
 
+scrub_line() { cat "$(sysdir)/scrub"; }
+# scrub MODE: run a scrub, wait for its end, print its mismatches
+scrub() {
+	local n=0
+	echo "$1" > "$(sysdir)/scrub" || return 1
+	while scrub_line | grep -q '^running '; do
+		n=$((n + 1))
+		[ $n -lt 1500 ] || return 1
+		sleep 0.2
+	done
+	scrub_line >&2
+	scrub_line | grep -q '^done ' || return 1
+	scrub_line | sed -n 's/.* mismatches \([0-9]*\) .*/\1/p'
+}
+scrub_is() {	# scrub_is MODE N: the scrub counts N mismatched pages
+	local got
+	got=$(scrub "$1") || return 1
+	[ "$got" = "$2" ] || { echo "counted $got mismatches, expected $2"; return 1; }
+}
+scrub_test() {
+	local ino oid hex first dir
+	check "scrub: mount" exofs_mount
+	check "scrub: check counts 0" scrub_is check 0
+	ino=$(stat -c %i $M/a3)
+	oid=$(( 0x20000 + ino ))
+	hex=$(printf '%x' $oid)
+	first=$(( oid % 4 ))
+	# RAID5 over 4: parity of stripe row 0 on component 3
+	dir=$(echo $EXOFS_STORES | cut -d' ' -f$(( (first + 3) % 4 + 1 )))
+	check "scrub: umount" exofs_umount
+	check "scrub: one page of the parity of a3 overwritten ($dir/$hex)" \
+		dd if=/dev/urandom of="$dir/$hex" bs=4096 seek=1 count=1 conv=notrunc,fsync
+	check "scrub: mount" exofs_mount
+	check "scrub: check counts 1" scrub_is check 1
+	check "scrub: repair counts 1" scrub_is repair 1
+	check "scrub: check counts 0 after the repair" scrub_is check 0
+	check "scrub: everything reads back" verify_all
+	check "scrub: umount" exofs_umount
+	check "scrub: fsck.exofs clean" exofs_fsck
+}
+
 mkdir -p /stores/r $M
 one 5 0 2
+scrub_test
 one 6 1 0 3
 
 # Refusals: a layout without redundancy, a directory that is no replacement

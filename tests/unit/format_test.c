@@ -225,7 +225,11 @@ static const struct sb_case sb_cases[] = {
 	{ FSBL(stripe_unit), 1000, 0, 0, "stripe_unit is not a multiple of the page size" },
 	{ FSBL(group_count), 2, 0, 0, "layout needs more components than there are devices" },
 	{ DEV(2, index), 3, 0, 0, "device table entry index differs from its position" },
-	{ DEV(4, flags), 2, 0, 0, "device table entry has unknown flags" },
+	{ DEV(4, flags), 4, 0, 0, "device table entry has unknown flags" },
+	{ DEV(4, flags), EXOFS_DEV_FL_REBUILDING, 0, 0,
+	  "device table entry rebuilding but not failed" },
+	{ DEV(1, rebuild_ino), 5, 0, 0,
+	  "device table entry has a rebuild checkpoint but is not rebuilding" },
 	{ DEV(5, uuid), 0, 0, 0, "device table entry has a zero UUID" },
 	{ DEV(3, uuid), EXOFS_DEVTABLE_OFFSET + offsetof(struct exofs_dev_entry, uuid),
 	  1, 0, "device table lists one UUID twice" },
@@ -658,6 +662,55 @@ static void test_oreblk_sb_split(void)
 	EXPECT(!oreblk_sb_split(&a, &b), "a does not mark member 1 faulty");
 }
 
+/*
+ * The replacement stub of mkfs.exofs --replace: accepted by its check and
+ * refused by exofs_sb_check(); a flag set rebuilding with a checkpoint is a
+ * valid superblock; a stub with a stray field, a bad checksum or another
+ * state is refused.
+ */
+static void test_exofs_sb_replacement(void)
+{
+	uint8_t sb[EXOFS_SB_SIZE];
+	struct exofs_fsb *fsb = exofs_fsb(sb);
+	struct exofs_dev_entry *dt = exofs_devtable(sb);
+	struct ore_layout l;
+	const char *why;
+
+	make_sb(sb, 1);
+	dt[2].flags = htole32(EXOFS_DEV_FL_FAILED | EXOFS_DEV_FL_REBUILDING);
+	dt[2].rebuild_ino = htole64(77);
+	fsb->s_csum = htole32(exofs_sb_csum(sb));
+	EXPECT(!exofs_sb_check(sb, &l, &why), "rebuilding entry refused: %s",
+	       why);
+
+	memset(sb, 0, sizeof(sb));
+	fsb->s_magic = htole64(EXOFS_SB_MAGIC);
+	fsb->s_version = htole32(EXOFS_FORMAT_VERSION);
+	fsb->s_sb_size = htole32(EXOFS_SB_SIZE);
+	memset(fsb->s_uuid, 0x11, EXOFS_UUID_SIZE);
+	memset(fsb->s_store_uuid, 0x22, EXOFS_UUID_SIZE);
+	fsb->s_store_index = htole32(3);
+	fsb->s_state = htole32(EXOFS_STATE_REPLACEMENT);
+	fsb->s_csum = htole32(exofs_sb_csum(sb));
+	EXPECT(!exofs_sb_replacement_check(sb, &why), "stub refused: %s", why);
+	EXPECT(exofs_sb_check(sb, &l, &why), "a stub passes as a superblock");
+	fsb->s_num_stores = htole32(4);
+	fsb->s_csum = htole32(exofs_sb_csum(sb));
+	EXPECT(exofs_sb_replacement_check(sb, &why) &&
+	       !strcmp(why, "replacement stub with fields that must be zero"),
+	       "stub with s_num_stores: %s", why ? why : "(accepted)");
+	fsb->s_num_stores = 0;
+	fsb->s_csum = htole32(exofs_sb_csum(sb) ^ 1);
+	EXPECT(exofs_sb_replacement_check(sb, &why) &&
+	       !strcmp(why, "superblock checksum mismatch"),
+	       "stub with a bad checksum: %s", why ? why : "(accepted)");
+	fsb->s_state = htole32(EXOFS_STATE_CLEAN);
+	fsb->s_csum = htole32(exofs_sb_csum(sb));
+	EXPECT(exofs_sb_replacement_check(sb, &why) &&
+	       !strcmp(why, "not a replacement store"),
+	       "clean state: %s", why ? why : "(accepted)");
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
@@ -665,6 +718,7 @@ static const struct {
 	{ "crc32c_convention", test_crc32c },
 	{ "exofs_sb_roundtrip", test_exofs_sb_roundtrip },
 	{ "exofs_sb_malformed", test_exofs_sb_malformed },
+	{ "exofs_sb_replacement", test_exofs_sb_replacement },
 	{ "exofs_inode_roundtrip", test_exofs_inode_roundtrip },
 	{ "exofs_inode_malformed", test_exofs_inode_malformed },
 	{ "oreblk_sb_roundtrip", test_oreblk_sb_roundtrip },
