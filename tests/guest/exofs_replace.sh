@@ -108,12 +108,17 @@ wait_state() {	# wait_state STORE STATE [SECONDS]
 	done
 }
 
-wait_rebuilt() {
-	local n=0
-	while ! rebuild_line | grep -q '^done '; do
-		rebuild_line | grep -q '^running ' || { rebuild_line; return 1; }
+wait_rebuilt() {	# one read of the line per round: it may change between two
+	local n=0 line
+	while :; do
+		line=$(rebuild_line)
+		case "$line" in
+		"done "*) return 0 ;;
+		"running "*) ;;
+		*) echo "$line"; return 1 ;;
+		esac
 		n=$((n + 1))
-		[ $n -lt 1500 ] || { rebuild_line; return 1; }
+		[ $n -lt 1500 ] || { echo "$line"; return 1; }
 		sleep 0.2
 	done
 }
@@ -122,7 +127,8 @@ rebuilt_bytes() { rebuild_line | sed -n 's/.* bytes \([0-9]*\) .*/\1/p'; }
 wait_bytes() {	# wait_bytes N: until the rebuild wrote N bytes
 	local n=0
 	while [ "$(rebuilt_bytes)" -lt "$1" ]; do
-		rebuild_line | grep -q '^running ' || { rebuild_line; return 1; }
+		rebuild_line | grep -q '^running ' ||
+			[ "$(rebuilt_bytes)" -ge "$1" ] || { rebuild_line; return 1; }
 		n=$((n + 1))
 		[ $n -lt 1500 ] || { rebuild_line; return 1; }
 		sleep 0.2
