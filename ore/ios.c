@@ -397,6 +397,29 @@ int ore_check_range(struct ore_io_state *ios, u64 *len)
 	return 0;
 }
 
+/*
+ * The range of ore_rebuild() and ore_scrub() (@what in messages): a layout
+ * with redundancy and whole stripes. Returns 0 or -EINVAL.
+ */
+int ore_check_stripes(const struct ore_layout *layout,
+		      const struct ore_components *oc, u64 offset, u64 length,
+		      const char *what)
+{
+	u64 U = layout->stripe_length;
+
+	if (!layout->parity && layout->mirrors_p1 < 2) {
+		pr_err("object 0x%llx: %s of a layout without redundancy\n",
+		       oc->oid, what);
+		return -EINVAL;
+	}
+	if (!length || offset % U || length % U) {
+		pr_err("object 0x%llx: %s of %llu bytes at %llu: not whole stripes of %llu\n",
+		       oc->oid, what, length, offset, U);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Submit @batch; wait for it if the caller gave no done(). */
 int ore_start(struct ore_io_state *ios, struct ore_batch *batch)
 {

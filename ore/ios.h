@@ -121,6 +121,9 @@ int ore_map_column(struct ore_batch *batch, u32 group, u64 row,
 		   unsigned int npages);
 struct page *ore_own_page(struct ore_io_state *ios);
 int ore_check_range(struct ore_io_state *ios, u64 *len);
+int ore_check_stripes(const struct ore_layout *layout,
+		      const struct ore_components *oc, u64 offset, u64 length,
+		      const char *what);
 int ore_start(struct ore_io_state *ios, struct ore_batch *batch);
 int ore_start_data(struct ore_io_state *ios,
 		   void (*done)(struct ore_batch *batch), u64 len,

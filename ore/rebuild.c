@@ -73,19 +73,11 @@ int ore_rebuild(const struct ore_layout *layout, struct ore_components *oc,
 		u64 offset, u64 length, struct page **pages,
 		ore_on_dev_error_fn on_dev_error, void *private)
 {
-	u64 U = layout->stripe_length;
 	int err;
 
-	if (!layout->parity && layout->mirrors_p1 < 2) {
-		pr_err("object 0x%llx: rebuild of a layout without redundancy\n",
-		       oc->oid);
-		return -EINVAL;
-	}
-	if (!length || offset % U || length % U) {
-		pr_err("object 0x%llx: rebuild of %llu bytes at %llu: not whole stripes of %llu\n",
-		       oc->oid, length, offset, U);
-		return -EINVAL;
-	}
+	err = ore_check_stripes(layout, oc, offset, length, "rebuild");
+	if (err)
+		return err;
 	err = ore_rebuild_io(layout, oc, false, offset, length, pages,
 			     on_dev_error, private);
 	if (!err)

@@ -303,16 +303,9 @@ int ore_scrub(const struct ore_layout *layout, struct ore_components *oc,
 	u64 npages;
 	int err;
 
-	if (!layout->parity && layout->mirrors_p1 < 2) {
-		pr_err("object 0x%llx: scrub of a layout without redundancy\n",
-		       oc->oid);
-		return -EINVAL;
-	}
-	if (!length || offset % U || length % U) {
-		pr_err("object 0x%llx: scrub of %llu bytes at %llu: not whole stripes of %llu\n",
-		       oc->oid, length, offset, U);
-		return -EINVAL;
-	}
+	err = ore_check_stripes(layout, oc, offset, length, "scrub");
+	if (err)
+		return err;
 	sc.nstripes = div64_u64(length, U);
 	npages = sc.nstripes * layout->group_width * layout->mirrors_p1 *
 		 sc.ppu;
