@@ -117,21 +117,34 @@ static void progress(unsigned int pass, uint64_t done, uint64_t total)
 	progress_shown = progress_tty;
 }
 
-static void error(const char *fmt, ...)
+/*
+ * One "PREFIX: message" line, counted in *@count; past MAX_PRINTED (when
+ * @what names the kind) only counted.
+ */
+static void report(const char *prefix, const char *what,
+		   unsigned long *count, const char *fmt, va_list ap)
+{
+	progress_clear();
+	if (what && ++*count > MAX_PRINTED) {
+		if (*count == MAX_PRINTED + 1)
+			printf("%s: (more %s counted, not printed)\n", prefix,
+			       what);
+		return;
+	}
+	if (!what)
+		++*count;
+	printf("%s: ", prefix);
+	vprintf(fmt, ap);
+	printf("\n");
+}
+
+static __attribute__((format(printf, 1, 2))) void error(const char *fmt, ...)
 {
 	va_list ap;
 
-	progress_clear();
-	if (++n_errors > MAX_PRINTED) {
-		if (n_errors == MAX_PRINTED + 1)
-			printf("ERROR: (more errors counted, not printed)\n");
-		return;
-	}
-	printf("ERROR: ");
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	report("ERROR", "errors", &n_errors, fmt, ap);
 	va_end(ap);
-	printf("\n");
 }
 
 static __attribute__((format(printf, 1, 2))) void repaired(const char *fmt,
@@ -139,30 +152,19 @@ static __attribute__((format(printf, 1, 2))) void repaired(const char *fmt,
 {
 	va_list ap;
 
-	progress_clear();
-	n_repaired++;
-	printf("REPAIRED: ");
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	report("REPAIRED", NULL, &n_repaired, fmt, ap);
 	va_end(ap);
-	printf("\n");
 }
 
-static void warning(const char *fmt, ...)
+static __attribute__((format(printf, 1, 2))) void warning(const char *fmt,
+							  ...)
 {
 	va_list ap;
 
-	progress_clear();
-	if (++n_warnings > MAX_PRINTED) {
-		if (n_warnings == MAX_PRINTED + 1)
-			printf("WARNING: (more warnings counted, not printed)\n");
-		return;
-	}
-	printf("WARNING: ");
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	report("WARNING", "warnings", &n_warnings, fmt, ap);
 	va_end(ap);
-	printf("\n");
 }
 
 static void info(const char *fmt, ...)
