@@ -188,49 +188,34 @@ static ssize_t mismatch_cnt_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(mismatch_cnt);
 
-static ssize_t sync_speed_min_show(struct device *dev,
-				   struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n",
-			  READ_ONCE(oreblk_dev_array(dev)->sync_speed_min));
-}
+/*
+ * A read-write attribute that is one unsigned int field of the array, read
+ * and written whole (no other state changes with it).
+ */
+#define OREBLK_UINT_ATTR_RW(_name)					\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%u\n",					\
+			  READ_ONCE(oreblk_dev_array(dev)->_name));	\
+}									\
+static ssize_t _name##_store(struct device *dev,			\
+			     struct device_attribute *attr,		\
+			     const char *buf, size_t count)		\
+{									\
+	unsigned int val;						\
+	int err;							\
+									\
+	err = kstrtouint(buf, 10, &val);				\
+	if (err)							\
+		return err;						\
+	WRITE_ONCE(oreblk_dev_array(dev)->_name, val);			\
+	return count;							\
+}									\
+static DEVICE_ATTR_RW(_name)
 
-static ssize_t sync_speed_min_store(struct device *dev,
-				    struct device_attribute *attr,
-				    const char *buf, size_t count)
-{
-	unsigned int kib;
-	int err;
-
-	err = kstrtouint(buf, 10, &kib);
-	if (err)
-		return err;
-	WRITE_ONCE(oreblk_dev_array(dev)->sync_speed_min, kib);
-	return count;
-}
-static DEVICE_ATTR_RW(sync_speed_min);
-
-static ssize_t sync_speed_max_show(struct device *dev,
-				   struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n",
-			  READ_ONCE(oreblk_dev_array(dev)->sync_speed_max));
-}
-
-static ssize_t sync_speed_max_store(struct device *dev,
-				    struct device_attribute *attr,
-				    const char *buf, size_t count)
-{
-	unsigned int kib;
-	int err;
-
-	err = kstrtouint(buf, 10, &kib);
-	if (err)
-		return err;
-	WRITE_ONCE(oreblk_dev_array(dev)->sync_speed_max, kib);
-	return count;
-}
-static DEVICE_ATTR_RW(sync_speed_max);
+OREBLK_UINT_ATTR_RW(sync_speed_min);
+OREBLK_UINT_ATTR_RW(sync_speed_max);
 
 static ssize_t stripe_cache_size_show(struct device *dev,
 				      struct device_attribute *attr, char *buf)
