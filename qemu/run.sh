@@ -232,7 +232,8 @@ rm -f "$DISKDIR/.odirect"
 # the guest's virtio-blk had handed to the device (in the hctx's busy list,
 # queue not stopped) and that never completed, while qemu had no I/O of
 # its own in flight: a lost notification between the guest and qemu 7.2's
-# TCG, below ORE. Benchmarks keep qemu's default (ORE_BLK_QUEUES=N sets it).
+# TCG, below ORE. Benchmarks keep qemu's defaults (ORE_BLK_QUEUES=N sets
+# the queues).
 # One queue made it rarer, not gone: a CI run then hung in oreblk the same
 # way (a READ owned by vdb's driver; qemu's view of that virtqueue: nothing
 # available, everything used and signalled). The likely cause: round-robin
@@ -243,14 +244,18 @@ rm -f "$DISKDIR/.odirect"
 # the next request or completion on that queue, where with event indexes
 # no later request kicks again and the queue stays dead.
 BLK_QUEUES=${ORE_BLK_QUEUES:-1}
-[ "$KIND" = bench ] && BLK_QUEUES=${ORE_BLK_QUEUES:-}
+BLK_OPTS=,event_idx=off
+if [ "$KIND" = bench ]; then
+	BLK_QUEUES=${ORE_BLK_QUEUES:-}
+	BLK_OPTS=
+fi
 DRIVES=()
 for ((i = 0; i < DISKS; i++)); do
 	img=$DISKDIR/disk$i.img
 	[ -e "$img" ] || truncate -s "$DISK_SIZE" "$img"
 	# discard=unmap: a discard punches a hole in the image (reads zeros)
 	DRIVES+=(-drive "file=$img,if=none,id=disk$i,format=raw,cache=$CACHE,aio=threads,discard=unmap"
-		-device "virtio-blk-pci,drive=disk$i,event_idx=off${BLK_QUEUES:+,num-queues=$BLK_QUEUES}")
+		-device "virtio-blk-pci,drive=disk$i$BLK_OPTS${BLK_QUEUES:+,num-queues=$BLK_QUEUES}")
 done
 # The qemu monitor of a running guest, for a hang: e.g.
 #   echo 'info virtio' | socat - UNIX-CONNECT:build/disks/NAME/monitor.sock
