@@ -144,6 +144,12 @@ static void oreblk_sb_build(struct oreblk_array *arr, u32 idx,
 		sb->recovery_offset = cpu_to_le64(arr->sync_checkpoint);
 	}
 	memcpy(sb->name, arr->name, OREBLK_NAME_LEN);
+	if (arr->intent) {
+		sb->consistency = cpu_to_le32(OREBLK_CONSISTENCY_INTENT);
+		sb->intent_bytes = cpu_to_le32(OREBLK_INTENT_BYTES);
+		sb->intent_offset = cpu_to_le64(arr->intent->offset);
+		sb->intent_region = cpu_to_le64(arr->intent->region);
+	}
 	sb->csum = cpu_to_le32(oreblk_sb_csum(sb));
 }
 
@@ -705,13 +711,17 @@ static int oreblk_array_setup(struct oreblk_array *arr,
 /*
  * Was the array stopped cleanly? The used members' superblocks say (any
  * of them dirty: dirty, from the lowest resync offset). A dirty array
- * resyncs once it runs; dirty and degraded, it does not start unless
- * forced (docs/oreblk.md).
+ * resyncs once it runs, or, with the write-intent bitmap, has the regions
+ * its bitmaps name repaired before it runs (*@replay); dirty and degraded,
+ * it does not start unless forced, or unless its bitmaps are empty (no
+ * write was in flight) (docs/oreblk.md).
  */
 static int oreblk_assemble_dirty(struct oreblk_array *arr,
 				 struct oreblk_cand **slot, u32 active,
-				 struct oreblk_ctl_assemble *ca, char *msg)
+				 struct oreblk_ctl_assemble *ca, char *msg,
+				 bool *replay)
 {
+	u32 regions = 0;
 	bool dirty = false;
 	u64 off = arr->array_size;
 	u32 i;
@@ -728,14 +738,30 @@ static int oreblk_assemble_dirty(struct oreblk_array *arr,
 	}
 	if (!dirty || !arr->redundant)
 		return 0;
+	if (arr->intent) {
+		regions = oreblk_intent_read(arr);
+		if (!regions) {
+			pr_info("oreblk%d: not stopped cleanly, but the write-intent bitmap is empty: no write was in flight, nothing to repair\n",
+				arr->index);
+			arr->sb_dirty = true;
+			return 0;
+		}
+	}
 	if (active < arr->nr_members) {
 		if (!(ca->flags & OREBLK_ASSEMBLE_FORCE)) {
-			oreblk_msg(msg, "oreblk%d: cannot start dirty degraded array (not stopped cleanly, %u of %u members): parity may be stale; --force starts it",
-				   arr->index, active, arr->nr_members);
+			if (arr->intent)
+				oreblk_msg(msg, "oreblk%d: cannot start dirty degraded array (not stopped cleanly, %u of %u members, writes were in flight in %u regions): parity may be stale there; --force starts it",
+					   arr->index, active, arr->nr_members,
+					   regions);
+			else
+				oreblk_msg(msg, "oreblk%d: cannot start dirty degraded array (not stopped cleanly, %u of %u members): parity may be stale; --force starts it",
+					   arr->index, active, arr->nr_members);
 			return -EIO;
 		}
 		pr_crit("oreblk%d: starting dirty degraded array - data corruption possible (%u of %u members in service; no resync)\n",
 			arr->index, active, arr->nr_members);
+	} else if (arr->intent) {
+		*replay = true;
 	} else {
 		arr->resync_pending = true;
 		arr->resync_pos = off;
@@ -763,7 +789,7 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	struct oreblk_cand *cands, *slot[OREBLK_MAX_MEMBERS] = { };
 	char *msg = ca->msg;
 	struct oreblk_array *arr;
-	bool newly_lost = false;
+	bool newly_lost = false, replay = false;
 	u32 n = ca->nr_paths, i, active = 0;
 	u64 events, faulty;
 	int err;
@@ -805,6 +831,13 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	if (err)
 		goto out;
 	arr->events = events;
+	if (le32_to_cpu(cands[0].sb->consistency) == OREBLK_CONSISTENCY_INTENT) {
+		err = oreblk_intent_create(arr, cands[0].sb);
+		if (err) {
+			oreblk_msg(msg, "no memory for the write-intent bitmap");
+			goto out;
+		}
+	}
 
 	bitmap_zero(lost, OREBLK_MAX_MEMBERS);
 	for (i = 0; i < arr->nr_members; i++)
@@ -865,7 +898,7 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 		}
 		active++;
 	}
-	err = oreblk_assemble_dirty(arr, slot, active, ca, msg);
+	err = oreblk_assemble_dirty(arr, slot, active, ca, msg, &replay);
 	if (err)
 		goto out;
 	for (i = 0; i < arr->nr_members; i++) {
@@ -884,6 +917,15 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	oreblk_cache_init(&arr->cache, &arr->layout,
 			  arr->layout.parity ? OREBLK_CACHE_DEFAULT : 0);
 	oreblk_dirty_init(arr);
+	if (replay) {
+		/* before any I/O: the redundancy agrees before a member goes */
+		err = oreblk_intent_replay(arr);
+		if (err) {
+			oreblk_msg(msg, "oreblk%d: the repair of the regions written at the crash failed: %d",
+				   arr->index, err);
+			goto out;
+		}
+	}
 	if (newly_lost) {
 		mutex_lock(&arr->sb_mutex);
 		oreblk_write_sbs(arr);
@@ -922,6 +964,7 @@ void oreblk_array_free(struct oreblk_array *arr)
 	if (!arr)
 		return;
 	oreblk_recovery_stop(arr);
+	oreblk_intent_free(arr);
 	/* a failure not on disk yet is written before the members close */
 	flush_work(&arr->fail_work);
 	for (i = 0; arr->members && i < arr->nr_members; i++) {

@@ -106,6 +106,7 @@ static void oreblk_cmd_finish(struct oreblk_cmd *cmd)
 {
 	unsigned int i;
 
+	oreblk_intent_end(cmd->arr, cmd);
 	if (cmd->bounce) {
 		if (!cmd->write && !cmd->error)
 			oreblk_bounce_copy(cmd, true);
@@ -359,10 +360,13 @@ static void oreblk_flush_work(struct work_struct *work)
  * oreblk_cmd_dispatch - serve a command checked by ->submit_bio
  * @cmd: the command
  *
- * Never waits for I/O: a cache flush first goes to oreblk_wq.
+ * Never waits for I/O: a write whose write-intent bits are not on disk
+ * waits for them (intent.c), a cache flush first goes to oreblk_wq.
  */
 void oreblk_cmd_dispatch(struct oreblk_cmd *cmd)
 {
+	if (cmd->write && cmd->length && oreblk_intent_hold(cmd->arr, cmd))
+		return;	/* started again once its regions are marked */
 	if (cmd->bio->bi_opf & REQ_PREFLUSH) {
 		INIT_WORK(&cmd->work, oreblk_flush_work);
 		queue_work(oreblk_wq, &cmd->work);
@@ -388,6 +392,7 @@ static struct oreblk_cmd *oreblk_cmd_alloc(struct oreblk_array *arr,
 	cmd->nr_pieces = 0;
 	cmd->error = 0;
 	cmd->bounce = false;
+	cmd->intent = false;
 	INIT_LIST_HEAD(&cmd->held);
 	cmd->start_time = bio_start_io_acct(bio);
 	return cmd;

@@ -137,6 +137,12 @@ void oreblk_dirty_clean_stop(struct oreblk_array *arr)
 		       arr->index, err);
 		goto out;
 	}
+	err = oreblk_intent_clean(arr);
+	if (err) {
+		pr_err("oreblk%d: write-intent bitmap not written at stop: %d; the superblocks stay dirty\n",
+		       arr->index, err);
+		goto out;
+	}
 	arr->sb_dirty = dirty;
 	arr->sb_resync_offset = off;
 	oreblk_write_sbs_state(arr);

@@ -13,6 +13,10 @@
  *				nothing else is taken under it
  *   oreblk_array.dirty_lock	writes held until the superblocks say
  *				dirty (dirty.c), nothing taken under it
+ *   oreblk_intent.io_mutex	one write-intent bitmap write at a time
+ *				(intent.c), taken with nothing above held
+ *   oreblk_intent.lock		the bitmaps and held writes (intent.c),
+ *				nothing taken under it
  * The spinlocks are taken with interrupts disabled: I/O completions
  * release stripe locks and update the cache from interrupt context.
  */
@@ -38,6 +42,7 @@
 
 struct oreblk_array;
 struct oreblk_piece;
+struct oreblk_intent;
 
 /* ---------------------------------------------------------------------
  * lock.c: per-stripe locks, so that two writes of one stripe never race
@@ -210,7 +215,9 @@ struct oreblk_piece {
  *	whole pages): copied in before writes, out after reads
  * @work: runs the cache flush of a REQ_PREFLUSH bio, then its data
  * @held: in &oreblk_array.held while its end waits for a member failure
- *	to reach the superblocks
+ *	to reach the superblocks (or in a list of dirty.c or intent.c while
+ *	its start waits)
+ * @intent: counted in the write-intent regions it writes (intent.c)
  *
  * @pages and @ents live in the same allocation, after the struct.
  */
@@ -230,6 +237,7 @@ struct oreblk_cmd {
 	bool bounce;
 	struct work_struct work;
 	struct list_head held;
+	bool intent;
 };
 
 int oreblk_disk_create(struct oreblk_array *arr);
@@ -375,6 +383,8 @@ struct oreblk_member {
  * @sb_dirty: the superblocks in service say OREBLK_SB_ST_DIRTY, from
  *	@sb_resync_offset on (under @sb_mutex)
  * @sb_resync_offset: see @sb_dirty
+ * @intent: the write-intent bitmap (OREBLK_CONSISTENCY_INTENT), or NULL
+ *	(OREBLK_CONSISTENCY_RESYNC)
  * @resync_pending: the redundancy may disagree from @resync_pos on: a
  *	resync is due (found dirty at assembly and not done yet; under
  *	@sb_mutex)
@@ -435,6 +445,7 @@ struct oreblk_array {
 	struct work_struct dirty_work;
 	bool sb_dirty;
 	u64 sb_resync_offset;
+	struct oreblk_intent *intent;
 	bool resync_pending;
 	u64 resync_pos;
 };
@@ -487,6 +498,78 @@ enum {
 void oreblk_dirty_init(struct oreblk_array *arr);
 bool oreblk_dirty_hold(struct oreblk_array *arr, struct oreblk_cmd *cmd);
 void oreblk_dirty_clean_stop(struct oreblk_array *arr);
+
+/* ---------------------------------------------------------------------
+ * intent.c: the write-intent bitmap (OREBLK_CONSISTENCY_INTENT).
+ */
+
+/**
+ * struct oreblk_intent - the write-intent bitmap of an array
+ * @arr: the array
+ * @region: logical bytes per bit
+ * @offset: byte offset of the bitmap on every member
+ * @nr_bits: bits (regions)
+ * @lock: protects @pending, @ondisk, @want, @touched, @held, @set_queued
+ * @pending: writes counted in each region (oreblk_intent_hold() to
+ *	oreblk_intent_end())
+ * @ondisk: bits on stable storage on every member in service; a write
+ *	starts only when all of its bits are here
+ * @want: bits held writes wait for
+ * @touched: regions counted in since the last clear pass
+ * @held: commands waiting for their bits
+ * @set_queued: @set_work is queued or running for @held
+ * @io_mutex: one bitmap write at a time; protects @page, @image_bits,
+ *	@clear_bits, @bios
+ * @image_bits: the bits being written
+ * @clear_bits: the bits a clear pass clears
+ * @found: the union of the members' bitmaps at assembly
+ * @bits: the allocation of the six bitmaps
+ * @page: the image written to the members
+ * @bios: one per member, for a bitmap write
+ * @set_work: writes the wanted bits, starts the held writes
+ * @clear_work: clears the bits of idle regions
+ * @stopping: no more clear passes
+ * @writes: bitmap writes so far (sysfs intent_writes)
+ * @held_writes: writes that waited for a bitmap write (sysfs)
+ * @replayed: regions repaired at assembly
+ * @replay_mismatches: pages that disagreed in them
+ */
+struct oreblk_intent {
+	struct oreblk_array *arr;
+	u64 region;
+	u64 offset;
+	u32 nr_bits;
+	spinlock_t lock;		/* the bitmaps, @held */
+	u32 *pending;
+	unsigned long *ondisk;
+	unsigned long *want;
+	unsigned long *touched;
+	struct list_head held;
+	bool set_queued;
+	struct mutex io_mutex;		/* one bitmap write at a time */
+	unsigned long *image_bits;
+	unsigned long *clear_bits;
+	unsigned long *found;
+	unsigned long *bits;
+	struct page *page;
+	struct bio **bios;
+	struct work_struct set_work;
+	struct delayed_work clear_work;
+	bool stopping;
+	atomic64_t writes;
+	atomic64_t held_writes;
+	u32 replayed;
+	u64 replay_mismatches;
+};
+
+int oreblk_intent_create(struct oreblk_array *arr, const struct oreblk_sb *sb);
+u32 oreblk_intent_read(struct oreblk_array *arr);
+int oreblk_intent_replay(struct oreblk_array *arr);
+bool oreblk_intent_hold(struct oreblk_array *arr, struct oreblk_cmd *cmd);
+void oreblk_intent_end(struct oreblk_array *arr, struct oreblk_cmd *cmd);
+int oreblk_intent_clean(struct oreblk_array *arr);
+u32 oreblk_intent_dirty_regions(struct oreblk_array *arr);
+void oreblk_intent_free(struct oreblk_array *arr);
 
 /* ---------------------------------------------------------------------
  * sysfs.c: /sys/block/oreblkN/ore/

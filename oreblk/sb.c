@@ -40,6 +40,56 @@ void oreblk_sb_set_layout(struct oreblk_sb *sb, const struct ore_layout *l)
 	sb->mirrors_p1 = cpu_to_le32(l->mirrors_p1);
 }
 
+u64 oreblk_intent_region(u64 array_size, u64 stripe_length)
+{
+	u64 k = (OREBLK_INTENT_MIN_REGION + stripe_length - 1) / stripe_length;
+	u64 per_bit = stripe_length * OREBLK_INTENT_MAX_BITS;
+	u64 k2 = (array_size + per_bit - 1) / per_bit;
+
+	return (k > k2 ? k : k2) * stripe_length;
+}
+
+u32 oreblk_intent_bits(const struct oreblk_sb *sb)
+{
+	u64 region = le64_to_cpu(sb->intent_region);
+
+	if (le32_to_cpu(sb->consistency) != OREBLK_CONSISTENCY_INTENT || !region)
+		return 0;
+	return (u32)((le64_to_cpu(sb->array_size) + region - 1) / region);
+}
+
+/* The consistency policy and its bitmap; the rest is checked. */
+static const char *oreblk_sb_consistency(const struct oreblk_sb *sb,
+					 const struct ore_layout *l)
+{
+	u64 ioff = le64_to_cpu(sb->intent_offset);
+	u64 region = le64_to_cpu(sb->intent_region);
+	u32 ibytes = le32_to_cpu(sb->intent_bytes);
+
+	switch (le32_to_cpu(sb->consistency)) {
+	case OREBLK_CONSISTENCY_RESYNC:
+		if (ibytes || ioff || region)
+			return "write-intent bitmap fields without the intent policy";
+		return NULL;
+	case OREBLK_CONSISTENCY_INTENT:
+		break;
+	default:
+		return "unknown consistency policy";
+	}
+	if (!l->parity && l->mirrors_p1 < 2)
+		return "write-intent bitmap on a layout without redundancy";
+	if (ibytes != OREBLK_INTENT_BYTES)
+		return "intent_bytes is not 4096";
+	if (ioff < OREBLK_INTENT_OFFSET || ioff % 4096 ||
+	    ioff + ibytes > le64_to_cpu(sb->data_offset))
+		return "the write-intent bitmap is not between the superblock and the data";
+	if (!region || region % l->stripe_length)
+		return "intent_region is not a non-zero multiple of the stripe length";
+	if (oreblk_intent_bits(sb) > 8 * ibytes)
+		return "intent_region leaves more bits than the bitmap holds";
+	return NULL;
+}
+
 /* The fields; magic and checksum are right. */
 static const char *oreblk_sb_fields(const struct oreblk_sb *sb, u64 dev_size,
 				    struct ore_layout *l)
@@ -100,7 +150,7 @@ static const char *oreblk_sb_fields(const struct oreblk_sb *sb, u64 dev_size,
 	}
 	if (memcmp(sb->member_uuids[idx], sb->member_uuid, OREBLK_UUID_SIZE))
 		return "member_uuid is not its own entry of the member table";
-	return NULL;
+	return oreblk_sb_consistency(sb, l);
 }
 
 int oreblk_sb_check(const struct oreblk_sb *sb, u64 dev_size,
@@ -130,7 +180,11 @@ bool oreblk_sb_agree(const struct oreblk_sb *a, const struct oreblk_sb *b)
 	       a->data_offset == b->data_offset &&
 	       a->data_size == b->data_size &&
 	       a->array_size == b->array_size &&
-	       a->ctime == b->ctime;
+	       a->ctime == b->ctime &&
+	       a->consistency == b->consistency &&
+	       a->intent_bytes == b->intent_bytes &&
+	       a->intent_offset == b->intent_offset &&
+	       a->intent_region == b->intent_region;
 }
 
 bool oreblk_sb_split(const struct oreblk_sb *a, const struct oreblk_sb *b)

@@ -284,7 +284,33 @@ static ssize_t stripe_lock_waits_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(stripe_lock_waits);
 
+/* md's consistency_policy: "resync" or "intent" (the write-intent bitmap) */
+static ssize_t consistency_policy_show(struct device *dev,
+				       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  oreblk_dev_array(dev)->intent ? "intent" : "resync");
+}
+static DEVICE_ATTR_RO(consistency_policy);
+
+/* "SET TOTAL REGION_BYTES WRITES": bits set now, bits, bytes per bit, bitmap writes */
+static ssize_t intent_bitmap_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct oreblk_array *arr = oreblk_dev_array(dev);
+	struct oreblk_intent *in = arr->intent;
+
+	if (!in)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%u %u %llu %lld\n",
+			  oreblk_intent_dirty_regions(arr), in->nr_bits,
+			  in->region, atomic64_read(&in->writes));
+}
+static DEVICE_ATTR_RO(intent_bitmap);
+
 static struct attribute *oreblk_attrs[] = {
+	&dev_attr_consistency_policy.attr,
+	&dev_attr_intent_bitmap.attr,
 	&dev_attr_layout.attr,
 	&dev_attr_uuid.attr,
 	&dev_attr_array_size.attr,

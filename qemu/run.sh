@@ -272,7 +272,7 @@ boot_one() {
 	# (the detectors stay on, with longer thresholds).
 	append+=" watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 	append+=" rdinit=/init ore_script=$SCRIPT ore_kind=$KIND ore_stage=$stage"
-	append+=" ore_disks=$DISKS ore_timeout=$TIMEOUT"
+	append+=" ore_disks=$DISKS ore_timeout=$TIMEOUT ore_stages=${STAGES:-$stage}"
 	[ -n "$ARGS" ] && append+=" ore_args=$ARGS"
 	# ORE_KERNEL_ARGS: more kernel parameters, e.g. slub_debug=FZPU
 	[ -n "${ORE_KERNEL_ARGS:-}" ] && append+=" $ORE_KERNEL_ARGS"

@@ -5,7 +5,9 @@
  *
  *   oreblk create DEV --raid LEVEL -n N [--chunk SIZE] [--mirrors M]
  *                 [--group-count G] [--group-depth D] [--size SIZE]
- *                 [--name NAME] [--assume-clean] [--force] MEMBER...
+ *                 [--name NAME] [--assume-clean] [--force]
+ *                 [--consistency-policy resync|intent] [--intent-region SIZE]
+ *                 MEMBER...
  *   oreblk assemble DEV [--no-check] [--force] MEMBER...
  *   oreblk stop DEV
  *   oreblk detail DEV
@@ -22,7 +24,11 @@
  * takes K, M, G suffixes (powers of 1024). Create writes a superblock on
  * every member (include/oreblk/oreblk_fs.h), zeroes the members' data ranges
  * so parity starts consistent (unless --assume-clean, or the layout has no
- * redundancy), then assembles. Assemble checks the members here first
+ * redundancy), then assembles. A layout with parity or mirrors keeps
+ * its redundancy in step after a crash with the write-intent bitmap
+ * (--consistency-policy intent, the default; --intent-region sets the
+ * array bytes per bit) or with a resync of the whole array at the next
+ * assembly (--consistency-policy resync, md's default). Assemble checks the members here first
  * (foreign devices, members of other arrays, a member given twice, too
  * many missing) and the kernel checks them all again; --no-check skips the
  * checks here (tests of the kernel's); --force starts an array that is
@@ -72,7 +78,9 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: %s create DEV --raid LEVEL -n N [--chunk SIZE] [--mirrors M]\n"
 		"              [--group-count G] [--group-depth D] [--size SIZE]\n"
-		"              [--name NAME] [--assume-clean] [--force] MEMBER...\n"
+		"              [--name NAME] [--assume-clean] [--force]\n"
+		"              [--consistency-policy resync|intent] [--intent-region SIZE]\n"
+		"              MEMBER...\n"
 		"       %s assemble DEV [--no-check] [--force] MEMBER...\n"
 		"       %s stop DEV\n"
 		"       %s detail DEV\n"
@@ -483,7 +491,8 @@ static int zero_members(int *fds, char **paths, int n, uint64_t off,
 /* What `oreblk create` is asked for. */
 struct create_args {
 	int level, n, mirrors, gcount, gdepth, assume_clean, force, index;
-	uint64_t chunk, size_limit;
+	int policy;		/* OREBLK_CONSISTENCY_*, -1: the default */
+	uint64_t chunk, size_limit, intent_region;
 	const char *name;
 	char **paths;
 };
@@ -503,6 +512,8 @@ static int create_parse(int argc, char **argv, struct create_args *a)
 		{ "name", required_argument, NULL, 'N' },
 		{ "assume-clean", no_argument, NULL, 'A' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "consistency-policy", required_argument, NULL, 'P' },
+		{ "intent-region", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, nmem;
@@ -520,6 +531,23 @@ static int create_parse(int argc, char **argv, struct create_args *a)
 		case 'N': a->name = optarg; break;
 		case 'A': a->assume_clean = 1; break;
 		case 'f': a->force = 1; break;
+		case 'P':
+			if (!strcmp(optarg, "resync")) {
+				a->policy = OREBLK_CONSISTENCY_RESYNC;
+			} else if (!strcmp(optarg, "intent")) {
+				a->policy = OREBLK_CONSISTENCY_INTENT;
+			} else {
+				err_msg("--consistency-policy must be resync or intent");
+				return 2;
+			}
+			break;
+		case 'R':
+			a->intent_region = parse_size(optarg);
+			if (!a->intent_region) {
+				err_msg("bad --intent-region");
+				return 2;
+			}
+			break;
 		default: usage();
 		}
 	}
@@ -646,7 +674,54 @@ static int create_open_members(const struct create_args *a, int *fds,
 	return 0;
 }
 
-/* Write the superblock of every member (synced); 0 or -1 (said). */
+/*
+ * The consistency policy of the new array into @sb (the layout set): the
+ * write-intent bitmap by default where there is redundancy; 0 or the exit
+ * code (said).
+ */
+static int create_policy(const struct create_args *a, const struct ore_layout *l,
+			 uint64_t array_size, struct oreblk_sb *sb)
+{
+	bool redundant = l->parity || l->mirrors_p1 > 1;
+	int policy = a->policy;
+	uint64_t region;
+
+	if (policy < 0)
+		policy = redundant ? OREBLK_CONSISTENCY_INTENT :
+				     OREBLK_CONSISTENCY_RESYNC;
+	if (a->intent_region && policy != OREBLK_CONSISTENCY_INTENT) {
+		err_msg("--intent-region needs --consistency-policy intent");
+		return 2;
+	}
+	if (policy != OREBLK_CONSISTENCY_INTENT)
+		return 0;
+	if (!redundant) {
+		err_msg("--consistency-policy intent: %s has no redundancy to keep in step",
+			ore_layout_raid_name(l->raid_algorithm, l->mirrors_p1));
+		return 2;
+	}
+	region = oreblk_intent_region(array_size, l->stripe_length);
+	if (a->intent_region) {
+		region = a->intent_region;
+		if (region % l->stripe_length ||
+		    (array_size + region - 1) / region > OREBLK_INTENT_MAX_BITS) {
+			err_msg("--intent-region %" PRIu64 ": not a multiple of the stripe length (%" PRIu64 ") leaving at most %u bits",
+				region, (uint64_t)l->stripe_length,
+				OREBLK_INTENT_MAX_BITS);
+			return 2;
+		}
+	}
+	sb->consistency = htole32(OREBLK_CONSISTENCY_INTENT);
+	sb->intent_bytes = htole32(OREBLK_INTENT_BYTES);
+	sb->intent_offset = htole64(OREBLK_INTENT_OFFSET);
+	sb->intent_region = htole64(region);
+	return 0;
+}
+
+/*
+ * Write the superblock of every member (synced), and a zeroed write-intent
+ * bitmap where it has one; 0 or -1 (said).
+ */
 static int create_write_sbs(const struct create_args *a,
 			    const struct ore_layout *l, const int *fds,
 			    uint8_t (*muuid)[OREBLK_UUID_SIZE],
@@ -680,6 +755,11 @@ static int create_write_sbs(const struct create_args *a,
 		strncpy(sb->name, a->name, OREBLK_NAME_LEN - 1);
 		for (j = 0; j < a->n; j++)
 			memcpy(sb->member_uuids[j], muuid[j], OREBLK_UUID_SIZE);
+		create_policy(a, l, array_size, sb);	/* checked by the caller */
+		if (sb->intent_bytes &&
+		    zero_range(fds[i], a->paths[i], le64toh(sb->intent_offset),
+			       le32toh(sb->intent_bytes)))
+			goto out;
 		sb->csum = htole32(oreblk_sb_csum(sb));
 		if (pwrite(fds[i], sb, sizeof(*sb), OREBLK_SB_OFFSET) != (ssize_t)sizeof(*sb) ||
 		    fsync(fds[i])) {
@@ -698,7 +778,7 @@ static int cmd_create(int argc, char **argv)
 {
 	struct create_args a = {
 		.level = -1, .n = -1, .gcount = 1, .gdepth = 1,
-		.chunk = 64 << 10, .name = "",
+		.chunk = 64 << 10, .name = "", .policy = -1,
 	};
 	uint64_t data_size, unit, array_size, min_size = UINT64_MAX;
 	uint8_t (*muuid)[OREBLK_UUID_SIZE] = NULL;
@@ -740,6 +820,15 @@ static int cmd_create(int argc, char **argv)
 		goto out;
 	}
 	array_size = data_size / unit * l.super_stripe;
+	{
+		struct oreblk_sb probe = { 0 };
+
+		i = create_policy(&a, &l, array_size, &probe);
+		if (i) {
+			rc = i;
+			goto out;
+		}
+	}
 	if (gen_uuid(array_uuid)) {
 		err_msg("cannot read /dev/urandom");
 		goto out;
@@ -854,6 +943,23 @@ static void print_sync(int index)
 	printf("   mismatch_cnt : %s\n", mism);
 }
 
+/* The consistency policy line of detail (md's "Consistency Policy"). */
+static void print_policy(int index)
+{
+	char pol[32], bits[96];
+	unsigned long long set, nbits, region;
+
+	if (read_attr(index, "consistency_policy", pol, sizeof(pol)))
+		return;
+	if (!strcmp(pol, "intent") &&
+	    !read_attr(index, "intent_bitmap", bits, sizeof(bits)) &&
+	    sscanf(bits, "%llu %llu %llu", &set, &nbits, &region) == 3)
+		printf("    consistency : intent (write-intent bitmap: %llu of %llu regions of %llu KiB marked)\n",
+		       set, nbits, region >> 10);
+	else
+		printf("    consistency : %s\n", pol);
+}
+
 static int cmd_detail(int argc, char **argv)
 {
 	static const char *const states[] = { "active", "faulty", "missing",
@@ -895,6 +1001,7 @@ static int cmd_detail(int argc, char **argv)
 	else
 		printf("          state : clean\n");
 	print_sync(index);
+	print_policy(index);
 	printf("   stripe cache : size %" PRIu64 ", active %" PRIu64 ", hits %" PRIu64 ", misses %" PRIu64 "\n",
 	       (uint64_t)cd->cache_size, (uint64_t)cd->cache_active,
 	       (uint64_t)cd->cache_hits, (uint64_t)cd->cache_misses);
@@ -1095,6 +1202,39 @@ static int cmd_check(int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* examine, wipe */
 
+/*
+ * The write-intent lines of examine: the region and how many of the
+ * member's bits are set (regions a dirty assembly repairs).
+ */
+static void print_intent(const char *path, const struct oreblk_sb *sb)
+{
+	uint32_t nbits = oreblk_intent_bits(sb), set = 0, b;
+	const uint8_t *map;
+	void *buf = NULL;
+	int fd;
+
+	printf("    consistency : intent (bitmap at %" PRIu64 ", %" PRIu64 " bytes per bit, %u bits)\n",
+	       (uint64_t)le64toh(sb->intent_offset),
+	       (uint64_t)le64toh(sb->intent_region), nbits);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+	if (fd < 0 && errno == EINVAL)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || posix_memalign(&buf, 4096, OREBLK_INTENT_BYTES) ||
+	    pread(fd, buf, OREBLK_INTENT_BYTES, (off_t)le64toh(sb->intent_offset)) !=
+	    OREBLK_INTENT_BYTES) {
+		printf("  intent bitmap : cannot read it: %s\n", strerror(errno));
+		goto out;
+	}
+	map = buf;
+	for (b = 0; b < nbits; b++)
+		set += (map[b / 8] >> (b % 8)) & 1;
+	printf("  intent bitmap : %u of %u bits set\n", set, nbits);
+out:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+}
+
 static int cmd_examine(int argc, char **argv)
 {
 	struct oreblk_sb sb;
@@ -1147,6 +1287,10 @@ static int cmd_examine(int argc, char **argv)
 			       (uint64_t)le64toh(sb.resync_offset));
 		else
 			printf("    array state : clean\n");
+		if (le32toh(sb.consistency) == OREBLK_CONSISTENCY_INTENT)
+			print_intent(argv[i], &sb);
+		else
+			printf("    consistency : resync\n");
 	}
 	return rc;
 }

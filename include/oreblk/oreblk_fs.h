@@ -87,6 +87,22 @@
  *	unclean shutdown: anywhere; a resync stopped by a clean stop resumes
  *	there), a multiple of the layout's stripe length up to @array_size;
  *	0 otherwise
+ * @consistency: how the array keeps its redundancy in step with its data
+ *	across a crash: OREBLK_CONSISTENCY_RESYNC (0, also what superblocks
+ *	written before this field existed say: the dirty state and a resync
+ *	of the whole array) or OREBLK_CONSISTENCY_INTENT (the write-intent
+ *	bitmap below; only on layouts with parity or mirrors)
+ * @intent_bytes: with OREBLK_CONSISTENCY_INTENT, bytes of the write-intent
+ *	bitmap on every member, OREBLK_INTENT_BYTES; 0 otherwise
+ * @intent_offset: with OREBLK_CONSISTENCY_INTENT, byte offset of the
+ *	bitmap on every member, a multiple of 4096, after the superblock and
+ *	before @data_offset; 0 otherwise
+ * @intent_region: with OREBLK_CONSISTENCY_INTENT, logical bytes of the
+ *	array that one bit of the bitmap covers, a non-zero multiple of the
+ *	layout's stripe length; bit i (bit i % 8 of byte i / 8) covers
+ *	[i * @intent_region, (i + 1) * @intent_region); there are
+ *	DIV_ROUND_UP(@array_size, @intent_region) bits, at most 8 *
+ *	@intent_bytes; 0 otherwise
  * @reserved: zeros
  */
 struct oreblk_sb {
@@ -117,7 +133,11 @@ struct oreblk_sb {
 	__le32 array_state;
 	__le32 pad;
 	__le64 resync_offset;
-	__u8   reserved[OREBLK_SB_SIZE - 192 -
+	__le32 consistency;
+	__le32 intent_bytes;
+	__le64 intent_offset;
+	__le64 intent_region;
+	__u8   reserved[OREBLK_SB_SIZE - 216 -
 			OREBLK_MAX_MEMBERS * OREBLK_UUID_SIZE];
 };
 
@@ -135,6 +155,29 @@ struct oreblk_sb {
  * resync_offset).
  */
 #define OREBLK_SB_ST_DIRTY	(1u << 0)
+
+/*
+ * &oreblk_sb.consistency (docs/oreblk.md, "Consistency after a crash").
+ *
+ * OREBLK_CONSISTENCY_INTENT: the write-intent bitmap. Before a write of a
+ * region reaches any member, the region's bit is on stable storage (FUA) in
+ * the bitmap of every member in service; a bit is cleared once its region
+ * has had no write for a while and the members' caches were flushed. An
+ * assembly that finds the array dirty repairs the regions whose bit is set
+ * on any member (the union), before the array serves I/O: its redundancy
+ * agrees with its data again before a member can be lost, so a member lost
+ * afterwards is rebuilt right (the RAID5/6 write hole is closed). A dirty
+ * array whose bitmaps are empty had no write in flight: it starts degraded
+ * without --force.
+ */
+#define OREBLK_CONSISTENCY_RESYNC	0
+#define OREBLK_CONSISTENCY_INTENT	1
+/* The bitmap: one page, right after the superblock. */
+#define OREBLK_INTENT_BYTES	4096
+#define OREBLK_INTENT_OFFSET	(OREBLK_SB_OFFSET + OREBLK_SB_SIZE)
+#define OREBLK_INTENT_MAX_BITS	(8 * OREBLK_INTENT_BYTES)
+/* Smallest default region (tools/oreblk create): 4 MiB, in whole stripes. */
+#define OREBLK_INTENT_MIN_REGION	(4u << 20)
 
 /* ---------------------------------------------------------------------
  * The control device, /dev/oreblk-control (misc). Every ioctl needs

@@ -54,4 +54,15 @@ bool oreblk_sb_agree(const struct oreblk_sb *a, const struct oreblk_sb *b);
  */
 bool oreblk_sb_split(const struct oreblk_sb *a, const struct oreblk_sb *b);
 
+/*
+ * oreblk_intent_region - the default write-intent region of an array of
+ * @array_size bytes and stripe length @stripe_length: the smallest
+ * multiple of the stripe length that is at least OREBLK_INTENT_MIN_REGION
+ * and leaves at most OREBLK_INTENT_MAX_BITS bits.
+ */
+u64 oreblk_intent_region(u64 array_size, u64 stripe_length);
+
+/* Bits of the write-intent bitmap of (checked) superblock @sb; 0 without. */
+u32 oreblk_intent_bits(const struct oreblk_sb *sb);
+
 #endif /* _OREBLK_SB_H */

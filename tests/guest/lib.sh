@@ -12,6 +12,7 @@
 # only leaves count (see scripts/ktap-count.awk).
 #
 # Environment (from the harness): ORE_STAGE (boot number, also $1),
+# ORE_STAGES (boots in all, --stages),
 # ORE_DISKS (number of virtio disks), ORE_ARGS, ORE_HOST (/host when the
 # host's root is mounted there, else empty), ORE_HOSTREPO (the repository's
 # path on the host, so "$ORE_HOST$ORE_HOSTREPO" is the tree read-only).

@@ -1,6 +1,7 @@
 #!/bin/sh
 # oreblk: the dirty state and the resync after an unclean shutdown (issue
-# 11), three boots on the same disks, RAID5 over vda..vdd.
+# 11), three boots on the same disks, RAID5 over vda..vdd, made with the
+# resync consistency policy (oreblk_writehole tests the default, intent).
 # Boot 1: region A written and verified; a clean stop leaves the members
 # clean, an assembly of a clean array starts no resync, reads leave it
 # clean, the first write makes every member dirty; then fio writes region
@@ -71,7 +72,7 @@ case "$ORE_STAGE" in
 		ktap_done
 	fi
 	ob_load || ktap_done
-	check "create raid5 over vda..vdd" oreblk create $A --force --raid 5 --chunk 64K -n 4 $ALL
+	check "create raid5 over vda..vdd" oreblk create $A --force --raid 5 --chunk 64K -n 4 --consistency-policy resync $ALL
 	fail_fast
 	check "region A written and verified" ob_fio $A 0 16M
 	stop_clean() { oreblk stop $A && state_is clean "$@"; }

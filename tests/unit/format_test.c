@@ -641,6 +641,134 @@ static void test_oreblk_sb_dirty(void)
 	}
 }
 
+/* The write-intent policy: its bitmap fields, checked and compared. */
+static void make_ob_intent(struct oreblk_sb *sb, uint32_t idx)
+{
+	make_ob(sb, idx);
+	sb->consistency = htole32(OREBLK_CONSISTENCY_INTENT);
+	sb->intent_bytes = htole32(OREBLK_INTENT_BYTES);
+	sb->intent_offset = htole64(OREBLK_INTENT_OFFSET);
+	sb->intent_region = htole64(oreblk_intent_region(le64toh(sb->array_size),
+							  4 * 65536));
+	sb->csum = htole32(oreblk_sb_csum(sb));
+}
+
+static const struct ob_case ob_intent_cases[] = {
+	{ OB(consistency), 2, 0, -EINVAL, OB_DEV, "unknown consistency policy" },
+	{ OB(intent_bytes), 8192, 0, -EINVAL, OB_DEV, "intent_bytes is not 4096" },
+	{ OB(intent_offset), 4096, 0, -EINVAL, OB_DEV,
+	  "the write-intent bitmap is not between the superblock and the data" },
+	{ OB(intent_offset), OREBLK_INTENT_OFFSET + 512, 0, -EINVAL, OB_DEV,
+	  "the write-intent bitmap is not between the superblock and the data" },
+	{ OB(intent_offset), OREBLK_DATA_OFFSET - 2048, 0, -EINVAL, OB_DEV,
+	  "the write-intent bitmap is not between the superblock and the data" },
+	{ OB(intent_region), 0, 0, -EINVAL, OB_DEV,
+	  "intent_region is not a non-zero multiple of the stripe length" },
+	{ OB(intent_region), 65536, 0, -EINVAL, OB_DEV,
+	  "intent_region is not a non-zero multiple of the stripe length" },
+	{ OB(intent_region), 4 * 65536, 1, -EUCLEAN, OB_DEV,
+	  "superblock checksum mismatch" },
+};
+
+static void test_oreblk_sb_intent(void)
+{
+	uint64_t U = 4 * 65536, size, r;
+	struct oreblk_sb sb, b;
+	struct ore_layout l;
+	const char *why;
+	size_t i;
+	int err;
+
+	make_ob_intent(&sb, 1);
+	size = le64toh(sb.array_size);
+	err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+	EXPECT(!err, "intent policy: %d %s", err, why ? why : "");
+	r = le64toh(sb.intent_region);
+	EXPECT(r % U == 0 && r >= OREBLK_INTENT_MIN_REGION &&
+	       r - U < OREBLK_INTENT_MIN_REGION,
+	       "default region %llu: the smallest stripe multiple >= 4 MiB",
+	       (unsigned long long)r);
+	EXPECT(oreblk_intent_bits(&sb) == (size + r - 1) / r,
+	       "bits of the bitmap: %u", oreblk_intent_bits(&sb));
+	/* one region per stripe: the smallest region a member this size allows */
+	sb.intent_region = htole64(U);
+	sb.csum = htole32(oreblk_sb_csum(&sb));
+	EXPECT(!oreblk_sb_check(&sb, OB_DEV, &l, &why) &&
+	       oreblk_intent_bits(&sb) == size / U, "one stripe per bit: %s", why);
+	/* a huge array: the region grows so that the bits fit one page */
+	for (i = 0; i < 4; i++) {
+		uint64_t big = (1ULL << (40 + i)) + 3 * U;
+
+		r = oreblk_intent_region(big, U);
+		EXPECT(r % U == 0 && (big + r - 1) / r <= OREBLK_INTENT_MAX_BITS &&
+		       (big + r - U - 1) / (r - U) > OREBLK_INTENT_MAX_BITS,
+		       "array of %llu bytes: region %llu", (unsigned long long)big,
+		       (unsigned long long)r);
+	}
+	for (i = 0; i < ARRAY_SIZE(ob_intent_cases); i++) {
+		const struct ob_case *c = &ob_intent_cases[i];
+
+		make_ob_intent(&sb, 2);
+		put_le(&sb, c->off, c->size, c->val);
+		if (!c->keep_csum)
+			sb.csum = htole32(oreblk_sb_csum(&sb));
+		err = oreblk_sb_check(&sb, c->dev_size, &l, &why);
+		EXPECT(err == c->err && why && !strcmp(why, c->why),
+		       "intent case %zu (%s): returned %d, \"%s\"", i, c->why,
+		       err, why ? why : "(none)");
+	}
+	/* a region that leaves more than 32768 bits */
+	make_ob_intent(&sb, 2);
+	sb.data_size = htole64(65536ULL * (OREBLK_INTENT_MAX_BITS + 1));
+	sb.array_size = htole64(le64toh(sb.data_size) / 65536 * U);
+	sb.intent_region = htole64(U);
+	sb.csum = htole32(oreblk_sb_csum(&sb));
+	err = oreblk_sb_check(&sb, 8ULL << 30, &l, &why);
+	EXPECT(err == -EINVAL && why &&
+	       !strcmp(why, "intent_region leaves more bits than the bitmap holds"),
+	       "%u bits: %d %s", oreblk_intent_bits(&sb), err,
+	       why ? why : "(accepted)");
+	sb.intent_region = htole64(2 * U);
+	sb.csum = htole32(oreblk_sb_csum(&sb));
+	err = oreblk_sb_check(&sb, 8ULL << 30, &l, &why);
+	EXPECT(!err, "%u bits with two stripes per bit: %d %s",
+	       oreblk_intent_bits(&sb), err, why ? why : "");
+	/* the resync policy carries no bitmap fields */
+	make_ob(&sb, 2);
+	sb.intent_region = htole64(U);
+	sb.csum = htole32(oreblk_sb_csum(&sb));
+	err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+	EXPECT(err == -EINVAL && why &&
+	       !strcmp(why, "write-intent bitmap fields without the intent policy"),
+	       "resync policy with a region: %d %s", err, why ? why : "");
+	EXPECT(!oreblk_intent_bits(&sb), "no bits without the policy");
+	/* members must agree on the policy and the bitmap */
+	make_ob_intent(&sb, 0);
+	make_ob(&b, 1);
+	EXPECT(!oreblk_sb_agree(&sb, &b) && !oreblk_sb_agree(&b, &sb),
+	       "intent and resync members agree");
+	make_ob_intent(&b, 1);
+	EXPECT(oreblk_sb_agree(&sb, &b), "two intent members disagree");
+	b.intent_region = htole64(le64toh(b.intent_region) + U);
+	EXPECT(!oreblk_sb_agree(&sb, &b), "different regions agree");
+	/* RAID0: nothing to keep in step */
+	{
+		struct ore_layout r0 = ob_layout;
+
+		r0.raid_algorithm = ORE_RAID0;
+		make_ob_intent(&sb, 0);
+		oreblk_sb_set_layout(&sb, &r0);
+		/* 2 groups of 3 data columns */
+		sb.array_size = htole64((32ULL << 20) / 65536 * (6 * 65536));
+		sb.intent_region = htole64(6 * 65536);
+		sb.csum = htole32(oreblk_sb_csum(&sb));
+		err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+		EXPECT(err == -EINVAL && why &&
+		       !strcmp(why, "write-intent bitmap on a layout without redundancy"),
+		       "raid0 with a bitmap: %d %s", err, why ? why : "");
+	}
+}
+
 /*
  * Same events and one marks the other faulty while the other does not
  * know it: split; else not.
@@ -727,6 +855,7 @@ static const struct {
 	{ "oreblk_sb_split", test_oreblk_sb_split },
 	{ "oreblk_sb_recovering", test_oreblk_sb_recovering },
 	{ "oreblk_sb_dirty", test_oreblk_sb_dirty },
+	{ "oreblk_sb_intent", test_oreblk_sb_intent },
 };
 
 int main(void)
