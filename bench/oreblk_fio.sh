@@ -35,6 +35,15 @@
 # with 4 jobs of iodepth 16 (randwrite_qd1, randwrite_qd64, randwrite_j4):
 # the shape of the curve, not one point.
 #
+# consistency=both runs oreblk twice per level: with its default write-intent
+# bitmap ("raidN", --consistency-policy intent) and without ("raidNres",
+# --consistency-policy resync), and prints the cost of the write-hole
+# protection as the ratio of the two. md=...+ppl adds md with a partial
+# parity log (--consistency-policy=ppl, RAID5 only: "mdppl") and md=...+bitmap
+# md with an internal write-intent bitmap ("mdbm"), each against md's
+# resync policy ("md", no bitmap) in the same table: md's own cost of
+# closing (ppl) or narrowing (bitmap) the hole.
+#
 # Memory: while each array runs its jobs, /proc/meminfo is sampled every
 # second; the summary prints the peak rise of Slab and of the memory in use
 # (MemTotal - MemFree - Buffers - Cached, so fio's direct I/O leaves only
@@ -42,7 +51,7 @@
 . /ore/tests/lib.sh
 
 RUNTIME=20 SIZE=1G JOBS="seqwrite seqread randwrite randread" LEVELS="5 6" PERF="" ROUNDS=1
-RMW= MD="md mdt" CURVE=
+RMW= MD="md mdt" CURVE= CONS=intent
 shift	# the stage
 for a in "$@"; do
 	case $a in
@@ -56,6 +65,8 @@ for a in "$@"; do
 	md=default) MD=md ;;
 	md=tuned) MD=mdt ;;
 	md=both) MD="md mdt" ;;
+	md=*) MD=$(echo "${a#md=}" | sed 's/default/md/; s/tuned/mdt/; s/ppl/mdppl/; s/bitmap/mdbm/' | tr + ' ') ;;
+	consistency=both) CONS="intent resync" ;;
 	curve) CURVE="randwrite_qd1 randwrite_qd64 randwrite_j4" ;;
 	esac
 done
@@ -154,12 +165,15 @@ ob_rcw() {
 
 # ob_level NAME LEVEL N DEVS... / md_level NAME LEVEL N DEVS...: one array,
 # every job (NAME: the results' name, 5, 6 or 6w)
+# (POL: the consistency policy; the results of resync are NAMEres)
 ob_level() {
 	local name=$1 level=$2 n=$3
 	shift 3
-	echo "== raid$level over $n disks: oreblk"
+	[ "$POL" = resync ] && name=${name}res
+	echo "== raid$level over $n disks: oreblk, consistency policy $POL"
 	mem_start
-	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" "$@" || exit 1
+	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" \
+		--consistency-policy "$POL" "$@" || exit 1
 	# rmw=both: the rcw run goes first in even rounds, so that neither
 	# setting always gets the array second
 	if [ "$level" = 6 ] && [ -n "$RMW" ] && [ $((round % 2)) -eq 0 ]; then
@@ -178,10 +192,17 @@ ob_level() {
 md_level() {
 	local md=$1 name=$2 level=$3 n=$4
 	shift 4
-	echo "== raid$level over $n disks: $md"
+	local pol="--bitmap=none"
+	case $md in
+	mdppl)
+		[ "$level" = 5 ] || { echo "== raid$level: md has no ppl for it"; return; }
+		pol="--consistency-policy=ppl" ;;
+	mdbm) pol="--bitmap=internal" ;;
+	esac
+	echo "== raid$level over $n disks: $md ($pol)"
 	mem_start
 	hostrun mdadm --create /dev/md0 --run --quiet --level="$level" --chunk=64 \
-		--raid-devices="$n" --metadata=1.2 --assume-clean --bitmap=none "$@" </dev/null || exit 1
+		--raid-devices="$n" --metadata=1.2 --assume-clean $pol "$@" </dev/null || exit 1
 	if [ "$md" = mdt ]; then
 		nproc > /sys/block/md0/md/group_thread_cnt
 		echo 4096 > /sys/block/md0/md/stripe_cache_size
@@ -198,11 +219,15 @@ bench_level() {
 	local round=$1 m order=$MD
 	shift
 	[ $((round % 2)) -eq 0 ] && order=$(echo $MD | tr ' ' '\n' | tac | tr '\n' ' ')
-	[ $((round % 2)) -eq 1 ] && ob_level "$@"
+	if [ $((round % 2)) -eq 1 ]; then
+		for POL in $CONS; do ob_level "$@"; done
+	fi
 	for m in $order; do
 		md_level $m "$@"
 	done
-	[ $((round % 2)) -eq 0 ] && ob_level "$@"
+	if [ $((round % 2)) -eq 0 ]; then
+		for POL in $(echo $CONS | tr ' ' '\n' | tac); do ob_level "$@"; done
+	fi
 }
 
 rm -f $OUT/ob* $OUT/md*
@@ -234,13 +259,15 @@ for m in $MD; do
 	case $m in
 	md) what="md defaults" ;;
 	mdt) what="md tuned: group_thread_cnt $(nproc), stripe_cache_size 4096" ;;
+	mdppl) what="md with a partial parity log (--consistency-policy=ppl)" ;;
+	mdbm) what="md with an internal write-intent bitmap" ;;
 	esac
 	echo
 	echo "== oreblk against $what (same disks, chunk 64K, iodepth 16 unless named, direct, ${RUNTIME}s per job, mean of $ROUNDS round(s), ratio of the means)"
 	printf '%-22s %12s %9s %12s %9s %8s  %s\n' job "oreblk MB/s" IOPS "$m MB/s" IOPS ratio "IOPS min-max: oreblk, $m"
 	for level in $LEVELS; do
 		for job in $JOBS; do
-			for ob in ob$level ob${level}rcw; do
+			for ob in ob$level ob${level}rcw ob${level}res; do
 				[ -f $OUT/$ob.$job ] || continue
 				set -- $(mean $OUT/$ob.$job) $(mean $OUT/$m$level.$job)
 				ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
@@ -250,6 +277,41 @@ for m in $MD; do
 		done
 	done
 done
+# cost_table LABEL=ON/OFF...: for every job, IOPS of results ON over OFF
+# (names with @ for the level: ob@ is oreblk's default, ob@res its resync
+# policy, md@ md's resync policy, mdppl@ and mdbm@ md's protections)
+cost_table() {
+	local level job on off pair
+	echo
+	echo "== cost of the write-hole protection: IOPS with it / without it (same run, mean of $ROUNDS round(s))"
+	printf '%-22s' job
+	for pair in "$@"; do printf ' %22s' "${pair%%=*}"; done
+	echo
+	for level in $LEVELS; do
+		for job in $JOBS; do
+			printf '%-22s' "raid$level $job"
+			for pair in "$@"; do
+				on=${pair#*=}; off=${on#*/}; on=${on%/*}
+				on=$OUT/$(echo $on | sed "s/@/$level/").$job
+				off=$OUT/$(echo $off | sed "s/@/$level/").$job
+				if [ -f $on ] && [ -f $off ]; then
+					printf ' %22s' "$(awk -v a="$(mean $on | cut -d' ' -f2)" \
+						-v b="$(mean $off | cut -d' ' -f2)" \
+						'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
+				else
+					printf ' %22s' -
+				fi
+			done
+			echo
+		done
+	done
+}
+case " $CONS $MD " in
+*" resync "*|*" mdppl "*|*" mdbm "*)
+	cost_table "oreblk-intent/resync=ob@/ob@res" "md-ppl/resync=mdppl@/md@" \
+		"md-bitmap/resync=mdbm@/md@" ;;
+esac
+
 echo
 echo "== memory: peak rise while the jobs ran, MiB in use / MiB slab (mean of the rounds)"
 for level in $LEVELS; do

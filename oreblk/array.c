@@ -964,9 +964,9 @@ void oreblk_array_free(struct oreblk_array *arr)
 	if (!arr)
 		return;
 	oreblk_recovery_stop(arr);
-	oreblk_intent_free(arr);
 	/* a failure not on disk yet is written before the members close */
 	flush_work(&arr->fail_work);
+	oreblk_intent_free(arr);
 	for (i = 0; arr->members && i < arr->nr_members; i++) {
 		struct oreblk_member *m = &arr->members[i];
 

@@ -200,6 +200,46 @@ static void oreblk_intent_set_work(struct work_struct *work)
 }
 
 /*
+ * Flush the cache of every member in service, each one itself (ore_flush()
+ * succeeds degraded); a member whose flush fails fails. Returns 0 when all
+ * did.
+ */
+static int oreblk_intent_flush(struct oreblk_array *arr)
+{
+	int ret = 0;
+	u32 i;
+
+	for (i = 0; i < arr->nr_members; i++) {
+		struct oreblk_member *m = &arr->members[i];
+		int err;
+
+		if (!oreblk_intent_member(m))
+			continue;
+		err = m->store->ops->flush(m->store, 0);
+		if (!err)
+			continue;
+		oreblk_member_failed(arr, i, 0, err);
+		ret = err;
+	}
+	return ret;
+}
+
+/*
+ * Is a member failure not in the superblocks yet? A write that went on
+ * without that member is not safe to forget before it is.
+ */
+static bool oreblk_intent_failure_pending(struct oreblk_array *arr)
+{
+	unsigned long flags;
+	bool pending;
+
+	spin_lock_irqsave(&arr->hold_lock, flags);
+	pending = arr->fail_seq != arr->sb_seq;
+	spin_unlock_irqrestore(&arr->hold_lock, flags);
+	return pending;
+}
+
+/*
  * Clear the bits of the regions that had no write since the last pass:
  * flush the members (what was written there is stable), then write the
  * bitmap without them. Runs every OREBLK_INTENT_CLEAR_MS while a bit is
@@ -224,8 +264,10 @@ static void oreblk_intent_clear_work(struct work_struct *work)
 	any = !bitmap_empty(in->clear_bits, in->nr_bits);
 	spin_unlock_irq(&in->lock);
 
+	if (any && oreblk_intent_failure_pending(arr))
+		any = false;	/* a failed member must be on disk first */
 	if (any) {
-		err = ore_flush(&arr->layout, &arr->oc);
+		err = oreblk_intent_flush(arr);
 		if (err) {
 			pr_warn_ratelimited("oreblk%d: member cache flush failed: %d; write-intent bits stay set\n",
 					    arr->index, err);
@@ -449,7 +491,7 @@ int oreblk_intent_replay(struct oreblk_array *arr)
 
 		while (off < end) {
 			u64 len = min_t(u64, end - off,
-					max_t(u64, U, rounddown(SZ_1M, U)));
+					max_t(u64, U, div64_u64(SZ_1M, U) * U));
 
 			err = ore_scrub(&arr->layout, &arr->oc, off, len, true,
 					&mismatches, oreblk_intent_dev_error,
@@ -464,7 +506,7 @@ int oreblk_intent_replay(struct oreblk_array *arr)
 		}
 		cond_resched();
 	}
-	err = ore_flush(&arr->layout, &arr->oc);
+	err = oreblk_intent_flush(arr);
 	if (err) {
 		pr_err("oreblk%d: member cache flush after the write-intent repair failed: %d\n",
 		       arr->index, err);
@@ -481,6 +523,29 @@ int oreblk_intent_replay(struct oreblk_array *arr)
 		arr->index, jiffies_to_msecs(jiffies - start), bytes, n,
 		mismatches);
 	return 0;
+}
+
+/**
+ * oreblk_intent_rewrite - write the bits set now to every member in service
+ * @arr: the array
+ *
+ * For a member just added (recover.c): its bitmap page is whatever the
+ * device held; from here on it says what the others say. Under sb_mutex
+ * (the order is sb_mutex, then io_mutex), process context.
+ */
+void oreblk_intent_rewrite(struct oreblk_array *arr)
+{
+	struct oreblk_intent *in = arr->intent;
+
+	if (!in)
+		return;
+	mutex_lock(&in->io_mutex);
+	spin_lock_irq(&in->lock);
+	bitmap_copy(in->image_bits, in->ondisk, in->nr_bits);
+	spin_unlock_irq(&in->lock);
+	oreblk_intent_image(in, in->image_bits);
+	oreblk_intent_write(arr);
+	mutex_unlock(&in->io_mutex);
 }
 
 /**
@@ -508,7 +573,7 @@ int oreblk_intent_clean(struct oreblk_array *arr)
 }
 
 /**
- * oreblk_intent_dirty_regions - bits set now (sysfs intent_dirty)
+ * oreblk_intent_dirty_regions - bits set now (sysfs intent_bitmap)
  * @arr: the array
  *
  * Return: the number of regions whose bit is on disk.
@@ -529,7 +594,8 @@ u32 oreblk_intent_dirty_regions(struct oreblk_array *arr)
 
 /**
  * oreblk_intent_free - free the write-intent state
- * @arr: the array: no I/O
+ * @arr: the array: no I/O, no superblock write to come (its fail_work
+ *	flushed: oreblk_sb_build() reads the bitmap's geometry)
  */
 void oreblk_intent_free(struct oreblk_array *arr)
 {
@@ -540,6 +606,7 @@ void oreblk_intent_free(struct oreblk_array *arr)
 	WRITE_ONCE(in->stopping, true);
 	flush_work(&in->set_work);
 	cancel_delayed_work_sync(&in->clear_work);
+	arr->intent = NULL;
 	if (in->page)
 		__free_page(in->page);
 	kfree(in->bios);
@@ -547,5 +614,4 @@ void oreblk_intent_free(struct oreblk_array *arr)
 	kvfree(in->pending);
 	mutex_destroy(&in->io_mutex);
 	kfree(in);
-	arr->intent = NULL;
 }

@@ -14,7 +14,8 @@
  *   oreblk_array.dirty_lock	writes held until the superblocks say
  *				dirty (dirty.c), nothing taken under it
  *   oreblk_intent.io_mutex	one write-intent bitmap write at a time
- *				(intent.c), taken with nothing above held
+ *				(intent.c), taken under sb_mutex or with
+ *				nothing held
  *   oreblk_intent.lock		the bitmaps and held writes (intent.c),
  *				nothing taken under it
  * The spinlocks are taken with interrupts disabled: I/O completions
@@ -567,6 +568,7 @@ u32 oreblk_intent_read(struct oreblk_array *arr);
 int oreblk_intent_replay(struct oreblk_array *arr);
 bool oreblk_intent_hold(struct oreblk_array *arr, struct oreblk_cmd *cmd);
 void oreblk_intent_end(struct oreblk_array *arr, struct oreblk_cmd *cmd);
+void oreblk_intent_rewrite(struct oreblk_array *arr);
 int oreblk_intent_clean(struct oreblk_array *arr);
 u32 oreblk_intent_dirty_regions(struct oreblk_array *arr);
 void oreblk_intent_free(struct oreblk_array *arr);

@@ -543,6 +543,8 @@ static int oreblk_install_member(struct oreblk_array *arr, u32 i,
 	clear_bit(OREBLK_M_FAULTY, &m->flags);
 	/* its superblock names it; the others keep its faulty bit for now */
 	oreblk_write_sbs(arr);
+	/* and its write-intent bitmap says what theirs say */
+	oreblk_intent_rewrite(arr);
 	return 0;
 }
 

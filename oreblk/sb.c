@@ -53,9 +53,12 @@ u32 oreblk_intent_bits(const struct oreblk_sb *sb)
 {
 	u64 region = le64_to_cpu(sb->intent_region);
 
+	u64 size = le64_to_cpu(sb->array_size), bits;
+
 	if (le32_to_cpu(sb->consistency) != OREBLK_CONSISTENCY_INTENT || !region)
 		return 0;
-	return (u32)((le64_to_cpu(sb->array_size) + region - 1) / region);
+	bits = size / region + !!(size % region);	/* no overflow */
+	return bits > OREBLK_INTENT_MAX_BITS ? OREBLK_INTENT_MAX_BITS + 1 : (u32)bits;
 }
 
 /* The consistency policy and its bitmap; the rest is checked. */
@@ -81,7 +84,8 @@ static const char *oreblk_sb_consistency(const struct oreblk_sb *sb,
 	if (ibytes != OREBLK_INTENT_BYTES)
 		return "intent_bytes is not 4096";
 	if (ioff < OREBLK_INTENT_OFFSET || ioff % 4096 ||
-	    ioff + ibytes > le64_to_cpu(sb->data_offset))
+	    ioff > le64_to_cpu(sb->data_offset) ||
+	    ibytes > le64_to_cpu(sb->data_offset) - ioff)
 		return "the write-intent bitmap is not between the superblock and the data";
 	if (!region || region % l->stripe_length)
 		return "intent_region is not a non-zero multiple of the stripe length";

@@ -704,7 +704,8 @@ static int create_policy(const struct create_args *a, const struct ore_layout *l
 	if (a->intent_region) {
 		region = a->intent_region;
 		if (region % l->stripe_length ||
-		    (array_size + region - 1) / region > OREBLK_INTENT_MAX_BITS) {
+		    array_size / region + !!(array_size % region) >
+		    OREBLK_INTENT_MAX_BITS) {
 			err_msg("--intent-region %" PRIu64 ": not a multiple of the stripe length (%" PRIu64 ") leaving at most %u bits",
 				region, (uint64_t)l->stripe_length,
 				OREBLK_INTENT_MAX_BITS);

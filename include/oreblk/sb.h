@@ -62,7 +62,10 @@ bool oreblk_sb_split(const struct oreblk_sb *a, const struct oreblk_sb *b);
  */
 u64 oreblk_intent_region(u64 array_size, u64 stripe_length);
 
-/* Bits of the write-intent bitmap of (checked) superblock @sb; 0 without. */
+/*
+ * Bits of the write-intent bitmap of superblock @sb; 0 without;
+ * OREBLK_INTENT_MAX_BITS + 1 when there would be more than fit.
+ */
 u32 oreblk_intent_bits(const struct oreblk_sb *sb);
 
 #endif /* _OREBLK_SB_H */

@@ -97,12 +97,24 @@ failed_of() {
 	else echo $(($2 % 5)) $((($2 + 2) % 5)); fi
 }
 
-# The members of array $1 not failed in cycle $2.
-kept_of() {
-	local m i=0 keep=""
+# The device of member index $2 of array $1, by its superblock (`oreblk
+# add` puts a device in the first free slot: slots and devices move).
+path_of() {
+	local m
 	for m in $(members $1); do
-		case " $(failed_of $1 $2) " in *" $i "*) ;; *) keep="$keep $m" ;; esac
-		i=$((i + 1))
+		oreblk examine $m 2>/dev/null | grep -q "^ *member : $2 of " && { echo $m; return; }
+	done
+}
+# The devices of the members failed in cycle $2 of array $1, and the others.
+failed_devs() {
+	local f
+	for f in $(failed_of $1 $2); do path_of $1 $f; done
+}
+kept_of() {
+	local m keep="" bad
+	bad=" $(failed_devs $1 $2 | tr '\n' ' ') "
+	for m in $(members $1); do
+		case "$bad" in *" $m "*) ;; *) keep="$keep $m" ;; esac
 	done
 	echo $keep
 }
@@ -110,12 +122,14 @@ kept_of() {
 # Assemble array $1 after the crash, fail its members at once, read it all
 # (two results). With the resync policy, the members are lost before any
 # resync can run: the array is started without them (--force, md's
-# "dirty degraded" start).
+# "dirty degraded" start). FAILED: their devices, for cycle_rebuild.
 cycle_verify() {
 	local a=$1 c=$2 A=/dev/oreblk$1 f out
+	FAILED=$(failed_devs $a $c)
+	KEPT=$(kept_of $a $c)
 	if [ $POLICY = resync ]; then
 		check "$(name $a) cycle $c: assemble after the crash without members $(failed_of $a $c) (--force)" \
-			oreblk assemble --force $A $(kept_of $a $c)
+			oreblk assemble --force $A $KEPT
 	else
 		check "$(name $a) cycle $c: assemble after the crash" oreblk assemble $A $(members $a)
 	fi
@@ -137,14 +151,17 @@ cycle_verify() {
 		not_ok "$(name $a) cycle $c: members $(failed_of $a $c) failed, damaged blocks"
 		printf '%s\n' "$out" | sed "s/^/${ORE_INDENT}#   /"
 	fi
+	eval "FAILED$a=\"$FAILED\" KEPT$a=\"$KEPT\""
 }
 
-# Rebuild the members failed in cycle $2 of array $1.
+# Rebuild the members failed in this cycle of array $1 (FAILEDn, KEPTn of
+# cycle_verify).
 cycle_rebuild() {
-	local a=$1 c=$2 A=/dev/oreblk$1 f m
-	oreblk stop $A > /dev/null && oreblk assemble $A $(kept_of $a $c) > /dev/null || return 1
-	for f in $(failed_of $a $c); do
-		m=$(members $a | cut -d' ' -f$((f + 1)))
+	local a=$1 A=/dev/oreblk$1 m failed kept
+	eval "failed=\$FAILED$a kept=\$KEPT$a"
+	[ -n "$failed" ] || return 1
+	oreblk stop $A > /dev/null && oreblk assemble $A $kept > /dev/null || return 1
+	for m in $failed; do
 		oreblk wipe $m > /dev/null && oreblk add $A $m --wait > /dev/null || return 1
 	done
 	[ "$(ob_sys $a degraded)" = 0 ]
@@ -195,10 +212,10 @@ if [ "$STAGE" = "$LAST" ]; then
 			dmesg | grep -q "oreblk$1: not stopped cleanly, but the write-intent bitmap is empty"
 	}
 	check "raid5: dirty after an idle reset, member 0 missing: starts without --force" \
-		idle_start 0 "$(kept_of 0 0)"
+		idle_start 0 "$(kept_of 0 4)"
 	check "raid5 degraded: every block whole" blkstamp verify /dev/oreblk0 $(blocks 0)
 	check "raid6: dirty after an idle reset, members 0 and 2 missing: starts without --force" \
-		idle_start 1 "$(kept_of 1 0)"
+		idle_start 1 "$(kept_of 1 5)"
 	check "raid6 degraded: every block whole" blkstamp verify /dev/oreblk1 $(blocks 1)
 	check "stop both cleanly" sh -c "oreblk stop /dev/oreblk0 && oreblk stop /dev/oreblk1"
 	ktap_done
@@ -207,8 +224,8 @@ fi
 C=$((STAGE - 1))
 cycle_verify 0 $C
 cycle_verify 1 $C
-check "raid5 cycle $C: failed member rebuilt" cycle_rebuild 0 $C
-check "raid6 cycle $C: failed members rebuilt" cycle_rebuild 1 $C
+check "raid5 cycle $C: failed member rebuilt" cycle_rebuild 0
+check "raid6 cycle $C: failed members rebuilt" cycle_rebuild 1
 if [ "$STAGE" -lt $((LAST - 1)) ]; then
 	write_and_cut $STAGE || diag "cutting the members off failed"
 	crash_now

@@ -668,6 +668,9 @@ static const struct ob_case ob_intent_cases[] = {
 	  "intent_region is not a non-zero multiple of the stripe length" },
 	{ OB(intent_region), 4 * 65536, 1, -EUCLEAN, OB_DEV,
 	  "superblock checksum mismatch" },
+	/* would wrap past 2^64 if added to intent_bytes */
+	{ OB(intent_offset), 0xfffffffffffff000ULL, 0, -EINVAL, OB_DEV,
+	  "the write-intent bitmap is not between the superblock and the data" },
 };
 
 static void test_oreblk_sb_intent(void)
@@ -742,6 +745,14 @@ static void test_oreblk_sb_intent(void)
 	       !strcmp(why, "write-intent bitmap fields without the intent policy"),
 	       "resync policy with a region: %d %s", err, why ? why : "");
 	EXPECT(!oreblk_intent_bits(&sb), "no bits without the policy");
+	/* a region near 2^64: one bit, no wrap to zero bits */
+	make_ob_intent(&sb, 2);
+	sb.intent_region = htole64(0xffffffffffffffffULL / U * U);
+	sb.csum = htole32(oreblk_sb_csum(&sb));
+	err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+	EXPECT(!err && oreblk_intent_bits(&sb) == 1,
+	       "a huge region: %d %s, %u bits", err, why ? why : "",
+	       oreblk_intent_bits(&sb));
 	/* members must agree on the policy and the bitmap */
 	make_ob_intent(&sb, 0);
 	make_ob(&b, 1);
