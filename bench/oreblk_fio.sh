@@ -268,7 +268,7 @@ for m in $MD; do
 	for level in $LEVELS; do
 		for job in $JOBS; do
 			for ob in ob$level ob${level}rcw ob${level}res; do
-				[ -f $OUT/$ob.$job ] || continue
+				[ -f $OUT/$ob.$job ] && [ -f $OUT/$m$level.$job ] || continue
 				set -- $(mean $OUT/$ob.$job) $(mean $OUT/$m$level.$job)
 				ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
 				printf '%-22s %12s %9s %12s %9s %8s  %s, %s\n' "raid${ob#ob} $job" "$1" "$2" "$3" "$4" "$ratio" \
@@ -317,7 +317,7 @@ echo "== memory: peak rise while the jobs ran, MiB in use / MiB slab (mean of th
 for level in $LEVELS; do
 	line="raid$level: oreblk $(memmean $OUT/ob$level.mem)"
 	for m in $MD; do
-		line="$line, $m $(memmean $OUT/$m$level.mem)"
+		[ -f $OUT/$m$level.mem ] && line="$line, $m $(memmean $OUT/$m$level.mem)"
 	done
 	echo "$line"
 done
