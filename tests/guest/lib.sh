@@ -200,3 +200,23 @@ mount_ext4() {
 	mkdir -p "$2"
 	mount -t ext4 ${3:+-o "$3"} "$1" "$2"
 }
+
+# guest_crash: end the boot like a power cut: report the results so far as
+# the harness expects (EXIT/dmesg/END markers, which init would print),
+# then reset the machine at once, without sync or umount.
+# guest_end_report: the harness's end markers (exit code, dmesg) before a
+# reset, so that nothing needs to run between the last step and the reset.
+guest_end_report() {
+	echo "@@ORE@@ EXIT rc=$([ $ORE_NFAIL -eq 0 ] && echo 0 || echo 1)"
+	echo "@@ORE@@ DMESG-BEGIN"
+	dmesg
+	echo "@@ORE@@ DMESG-END"
+	echo "@@ORE@@ END"
+	echo 1 > /proc/sys/kernel/sysrq
+}
+guest_crash() {
+	diag "$ORE_N results, $ORE_NFAIL failed; crashing the guest now"
+	guest_end_report
+	echo b > /proc/sysrq-trigger
+	sleep 10
+}

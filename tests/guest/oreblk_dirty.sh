@@ -46,14 +46,9 @@ wait_idle() {
 # while CMD runs in the background
 crash_during() {
 	diag "$ORE_N results, $ORE_NFAIL failed; reset during: $*"
-	echo "@@ORE@@ EXIT rc=$([ $ORE_NFAIL -eq 0 ] && echo 0 || echo 1)"
-	echo "@@ORE@@ DMESG-BEGIN"
-	dmesg
-	echo "@@ORE@@ DMESG-END"
-	echo "@@ORE@@ END"
+	guest_end_report
 	"$@" > /dev/null 2>&1 &
 	sleep 3
-	echo 1 > /proc/sys/kernel/sysrq
 	echo b > /proc/sysrq-trigger
 	sleep 10
 	exit 0

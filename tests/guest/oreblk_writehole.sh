@@ -55,20 +55,6 @@ members() {
 blocks() { echo $(($(blockdev --getsz /dev/oreblk$1) / 8)); }
 name() { [ "$1" = 0 ] && echo raid5 || echo raid6; }
 
-# The results so far as the harness reads them, then the reset.
-crash_now() {
-	diag "$ORE_N results, $ORE_NFAIL failed; reset"
-	echo "@@ORE@@ EXIT rc=$([ $ORE_NFAIL -eq 0 ] && echo 0 || echo 1)"
-	echo "@@ORE@@ DMESG-BEGIN"
-	dmesg
-	echo "@@ORE@@ DMESG-END"
-	echo "@@ORE@@ END"
-	echo 1 > /proc/sys/kernel/sysrq
-	echo b > /proc/sysrq-trigger
-	sleep 10
-	exit 0
-}
-
 # Writers on both arrays, then every member cut off in a shuffled order.
 # The dm-flakey tables are loaded (inactive) first; the cut is one resume
 # per member, all from one host shell (each chroot exec is slow).
@@ -200,7 +186,7 @@ if [ "$STAGE" = 1 ]; then
 	check "raid5: every block stamped" blkstamp fill /dev/oreblk0 $(blocks 0)
 	check "raid6: every block stamped" blkstamp fill /dev/oreblk1 $(blocks 1)
 	check "writers started, every member cut off one after the other" write_and_cut 1
-	crash_now
+	guest_crash
 fi
 
 if [ "$STAGE" = "$LAST" ]; then
@@ -228,7 +214,7 @@ check "raid5 cycle $C: failed member rebuilt" cycle_rebuild 0
 check "raid6 cycle $C: failed members rebuilt" cycle_rebuild 1
 if [ "$STAGE" -lt $((LAST - 1)) ]; then
 	write_and_cut $STAGE || diag "cutting the members off failed"
-	crash_now
+	guest_crash
 fi
 check_zero() {
 	oreblk check /dev/oreblk$1 --wait > /dev/null && [ "$(ob_sys $1 mismatch_cnt)" = 0 ]
@@ -263,4 +249,4 @@ else
 fi
 check "the superblocks still say dirty" sh -c \
 	"oreblk examine /dev/mapper/wh0 /dev/mapper/wh4 | grep -c 'array state : dirty' | grep -qx 2"
-crash_now
+guest_crash

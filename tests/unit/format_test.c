@@ -521,27 +521,38 @@ static const struct ob_case ob_cases[] = {
 	  "member_uuid is not its own entry of the member table" },
 };
 
-static void test_oreblk_sb_malformed(void)
+/*
+ * Each case applied alone to the superblock @make builds for member 2:
+ * the check must fail with the case's error and reason.
+ */
+static void check_ob_cases(const struct ob_case *cases, size_t n,
+			   void (*make)(struct oreblk_sb *, uint32_t),
+			   const char *what)
 {
 	struct oreblk_sb sb;
 	struct ore_layout l;
 	const char *why;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(ob_cases); i++) {
-		const struct ob_case *c = &ob_cases[i];
+	for (i = 0; i < n; i++) {
+		const struct ob_case *c = &cases[i];
 		int err;
 
-		make_ob(&sb, 2);
+		make(&sb, 2);
 		put_le(&sb, c->off, c->size, c->val);
 		if (!c->keep_csum)
 			sb.csum = htole32(oreblk_sb_csum(&sb));
 		err = oreblk_sb_check(&sb, c->dev_size, &l, &why);
 		EXPECT(err == c->err && why && !strcmp(why, c->why),
-		       "member superblock case %zu (%s): returned %d, \"%s\"",
-		       i, c->why, err, why ? why : "(none)");
+		       "%s case %zu (%s): returned %d, \"%s\"", what, i,
+		       c->why, err, why ? why : "(none)");
 	}
-	printf("# %zu malformed member superblocks\n", ARRAY_SIZE(ob_cases));
+	printf("# %zu malformed %s superblocks\n", n, what);
+}
+
+static void test_oreblk_sb_malformed(void)
+{
+	check_ob_cases(ob_cases, ARRAY_SIZE(ob_cases), make_ob, "member");
 }
 
 /* Every field oreblk_sb_agree() compares, changed alone on one side. */
@@ -708,18 +719,8 @@ static void test_oreblk_sb_intent(void)
 		       "array of %llu bytes: region %llu", (unsigned long long)big,
 		       (unsigned long long)r);
 	}
-	for (i = 0; i < ARRAY_SIZE(ob_intent_cases); i++) {
-		const struct ob_case *c = &ob_intent_cases[i];
-
-		make_ob_intent(&sb, 2);
-		put_le(&sb, c->off, c->size, c->val);
-		if (!c->keep_csum)
-			sb.csum = htole32(oreblk_sb_csum(&sb));
-		err = oreblk_sb_check(&sb, c->dev_size, &l, &why);
-		EXPECT(err == c->err && why && !strcmp(why, c->why),
-		       "intent case %zu (%s): returned %d, \"%s\"", i, c->why,
-		       err, why ? why : "(none)");
-	}
+	check_ob_cases(ob_intent_cases, ARRAY_SIZE(ob_intent_cases),
+		       make_ob_intent, "intent");
 	/* a region that leaves more than 32768 bits */
 	make_ob_intent(&sb, 2);
 	sb.data_size = htole64(65536ULL * (OREBLK_INTENT_MAX_BITS + 1));
