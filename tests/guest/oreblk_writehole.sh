@@ -24,8 +24,10 @@
 # 10 crash cycles of each array.
 #
 # ORE_ARGS "resync" creates the arrays with --consistency-policy resync
-# (md's default: the resync after the crash runs in the background, and
-# the member is failed while it runs): the same test then shows the hole.
+# (md's default: a background resync after the crash) and starts them
+# after each crash without the members to fail (--force: members lost
+# before any resync could run): the same test then shows the hole (seen:
+# 4402 of 23808 blocks damaged on RAID5, 7719 on RAID6, first cycle).
 #
 # CHECK: oreblk_writehole --disks 9 --disk-size 32M --stages 12 --timeout 600
 . /ore/tests/lib.sh
