@@ -153,7 +153,8 @@ static void oreblk_sb_build(struct oreblk_array *arr, u32 idx,
 	sb->csum = cpu_to_le32(oreblk_sb_csum(sb));
 }
 
-static bool oreblk_member_in_service(const struct oreblk_member *m)
+/* Neither missing nor faulty (a member being rebuilt is in service). */
+bool oreblk_member_in_service(const struct oreblk_member *m)
 {
 	return !test_bit(OREBLK_M_MISSING, &m->flags) &&
 	       !test_bit(OREBLK_M_FAULTY, &m->flags);

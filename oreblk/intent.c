@@ -60,10 +60,10 @@ static void oreblk_intent_end_io(struct bio *bio)
 		complete(&io->done);
 }
 
+/* A member that carries a bitmap: in service, with a device. */
 static bool oreblk_intent_member(const struct oreblk_member *m)
 {
-	return m->sb_file && !test_bit(OREBLK_M_MISSING, &m->flags) &&
-	       !test_bit(OREBLK_M_FAULTY, &m->flags);
+	return m->sb_file && oreblk_member_in_service(m);
 }
 
 /*

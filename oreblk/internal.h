@@ -461,6 +461,7 @@ void oreblk_store_failed(struct oreblk_array *arr, u32 comp,
 bool oreblk_hold_for_sb(struct oreblk_array *arr, struct oreblk_cmd *cmd);
 int oreblk_fail_member(struct oreblk_array *arr, u32 member, char *msg);
 bool oreblk_array_viable(struct oreblk_array *arr, const unsigned long *lost);
+bool oreblk_member_in_service(const struct oreblk_member *m);
 void oreblk_fill_detail(struct oreblk_array *arr,
 			struct oreblk_ctl_detail *cd);
 void oreblk_write_sbs(struct oreblk_array *arr);

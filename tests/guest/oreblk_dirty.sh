@@ -34,14 +34,7 @@ state_is() {
 	done
 }
 events_of() { oreblk examine $1 | sed -n 's/^ *events : //p'; }
-wait_idle() {
-	local n=0
-	while [ "$(ob_sys 0 sync_action)" != idle ]; do
-		n=$((n + 1))
-		[ $n -lt 1500 ] || return 1
-		sleep 0.2
-	done
-}
+wait_idle() { ob_wait_idle 0 300; }
 # crash: report the results so far as the harness reads them, then reset
 # while CMD runs in the background
 crash_during() {

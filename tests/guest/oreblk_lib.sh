@@ -11,6 +11,10 @@
 #   ob_fio_verify DEV OFF SIZE    verify what ob_fio wrote there (same seed)
 #   expect_fail DESC PATTERN CMD  ok when CMD fails and says PATTERN
 #   ob_sys N ATTR                 cat /sys/block/oreblkN/ore/ATTR
+#   ob_wait_idle N SECS           until oreblkN's sync_action is idle (0.2 s
+#                                 polls; fails after SECS seconds)
+#   ob_wait_bits_clear SECS N...  until no write-intent bit is set on the
+#                                 arrays N... (1 s polls; fails after SECS)
 
 ob_load() {
 	local ko
@@ -99,4 +103,28 @@ ob_discard() {
 	dd if=/dev/zero of="$ref" bs=4096 seek=$((off / 4096)) \
 		count=$((len / 4096)) conv=notrunc 2>/dev/null || return 1
 	ob_same "$dev" "$ref" "$mib"
+}
+
+ob_wait_idle() {
+	local n=0
+	while [ "$(ob_sys $1 sync_action)" != idle ]; do
+		n=$((n + 1))
+		[ $n -lt $(($2 * 5)) ] || return 1
+		sleep 0.2
+	done
+}
+
+ob_wait_bits_clear() {
+	local secs=$1 n=0 a busy
+	shift
+	while :; do
+		busy=
+		for a in "$@"; do
+			[ "$(cut -d' ' -f1 /sys/block/oreblk$a/ore/intent_bitmap)" = 0 ] || busy=1
+		done
+		[ -n "$busy" ] || return 0
+		n=$((n + 1))
+		[ $n -le $secs ] || return 1
+		sleep 1
+	done
 }

@@ -62,14 +62,7 @@ recovering() {
 	[ "$(ob_sys 0 sync_action)" = recover ] && grep -q "^$1 rebuilding" $SYS/members
 }
 # wait_idle: until sync_action says idle (at most 10 minutes)
-wait_idle() {
-	local n=0
-	while [ "$(ob_sys 0 sync_action)" != idle ]; do
-		n=$((n + 1))
-		[ $n -lt 3000 ] || return 1
-		sleep 0.2
-	done
-}
+wait_idle() { ob_wait_idle 0 600; }
 
 # one LEVEL NAME FAIL SPARE OTHERS MEMBERS...: the whole cycle for one array
 one() {

@@ -23,7 +23,6 @@ blocks() { echo $(($(blockdev --getsz $A) / 8)); }
 checkpoint() {
 	oreblk examine /dev/vde 2>/dev/null | sed -n 's/^ *rebuilding : rebuilt up to data offset //p'
 }
-bits_set() { cut -d' ' -f1 $SYS/intent_bitmap; }
 
 ktap_plan $([ "$ORE_STAGE" = 1 ] && echo 8 || echo 9)
 if [ "$ORE_DISKS" -lt 5 ]; then
@@ -49,15 +48,7 @@ if [ "$ORE_STAGE" = 1 ]; then
 		done
 	}
 	check "vde's superblock records a checkpoint" at_checkpoint
-	idle_bits() {
-		local n=0
-		while [ "$(bits_set)" != 0 ]; do
-			n=$((n + 1))
-			[ $n -le 30 ] || return 1
-			sleep 1
-		done
-	}
-	check "no write in flight: the write-intent bits are cleared" idle_bits
+	check "no write in flight: the write-intent bits are cleared" ob_wait_bits_clear 30 0
 	CP=$(checkpoint)
 	check "the rebuild still runs at checkpoint $CP" sh -c \
 		"[ \$(cat $SYS/sync_action) = recover ] && [ $CP -lt $(( (64 << 20) - (1 << 20) )) ]"
@@ -73,15 +64,7 @@ resumed() {
 }
 check "the recovery resumes at $CP, not 0" resumed
 diag "$(dmesg | grep 'oreblk0: recovery' | tail -n 2 | tr '\n' ' ')"
-done_rebuild() {
-	local n=0
-	while [ "$(ob_sys 0 sync_action)" != idle ]; do
-		n=$((n + 1))
-		[ $n -le 600 ] || return 1
-		sleep 0.5
-	done
-	[ "$(ob_sys 0 degraded)" = 0 ]
-}
+done_rebuild() { ob_wait_idle 0 300 && [ "$(ob_sys 0 degraded)" = 0 ]; }
 check "the rebuild finishes, the array is whole" done_rebuild
 check "every block whole" blkstamp verify $A $(blocks)
 check "fail member 0 too" oreblk fail $A 0

@@ -183,15 +183,7 @@ yields() {
 }
 check "raid5: with user reads the check slows to sync_speed_min" yields
 diag "$(cat /tmp/ob_yield 2>/dev/null)"
-fast_again() {
-	local n=0
-	while [ "$(ob_sys 0 sync_action)" != idle ]; do
-		n=$((n + 1))
-		[ $n -lt 600 ] || return 1
-		sleep 0.2
-	done
-	mismatch_is 0
-}
+fast_again() { ob_wait_idle 0 120 && mismatch_is 0; }
 check "raid5: the reader gone, the check finishes at full speed (under 2 min), 0 mismatches" fast_again
 check "raid5: stop" oreblk stop $A
 check "modules unload" sh -c "rmmod oreblk && rmmod ore"

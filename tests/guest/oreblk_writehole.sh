@@ -233,18 +233,9 @@ rewrite() {
 set_by_write() {
 	rewrite 0 && rewrite 1 && [ "$(bits_set 0)" -ge 1 ] && [ "$(bits_set 1)" -ge 1 ]
 }
-cleared() {
-	local n=0
-	while [ "$(bits_set 0)" != 0 ] || [ "$(bits_set 1)" != 0 ]; do
-		n=$((n + 1))
-		[ $n -le 30 ] || return 1
-		sleep 1
-	done
-	diag "cleared after ${n} s idle"
-}
 if [ $POLICY = intent ]; then
 	check "a write sets its region's bit on both arrays" set_by_write
-	check "idle, the bits are cleared (flushed first) within 30 s" cleared
+	check "idle, the bits are cleared (flushed first) within 30 s" ob_wait_bits_clear 30 0 1
 else
 	skip "a write sets its region's bit" "resync policy"
 	skip "idle, the bits are cleared" "resync policy"
