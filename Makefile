@@ -4,7 +4,8 @@
 #   make demo           boot a guest running tests/guest/demo.sh
 #   make guest T=NAME   one guest test (tests/guest/NAME.sh, options from CHECK)
 #   make bench B=NAME   one benchmark (bench/NAME.sh) in the guest
-#   make nfsd           patched nfsd.ko + exofs_pnfs.ko, pNFS objects layout (docs/pnfs.md)
+#   make nfsd           patched nfsd.ko + exofs_pnfs.ko + objlayoutdriver.ko, pNFS objects layout (docs/pnfs.md)
+#   make pnfs-check     make nfsd, then the pNFS guest tests (server, client end to end)
 #   make deb            ore-dkms and ore-tools packages (pkg.mk, docs/packaging.md)
 #   make pkg-check      build-only package checks + the guest test from the .debs
 #
@@ -18,7 +19,7 @@ KDIR = /lib/modules/$(KVER)/build
 MODDIRS := $(patsubst %/Kbuild,%,$(wildcard ore/Kbuild exofs/Kbuild oreblk/Kbuild tests/ktap/Kbuild bench/kmod/Kbuild))
 RUN_OPTS := $(ARGS) $(if $(filter 1,$(V)),--console)
 
-.PHONY: all deps kver modules nfsd tools unit guest check demo bench clean help
+.PHONY: all deps kver modules nfsd pnfs-check tools unit guest check demo bench clean help
 
 all: modules tools
 
@@ -43,6 +44,13 @@ endif
 # exofs/pnfs/exofs_pnfs.ko against it; the guest loads both when present.
 nfsd: deps modules
 	@scripts/build-nfsd.sh
+
+# Not in make check: make nfsd builds nfsd.ko from source (~6 min on 2 cores).
+PNFS_TESTS := exofs_pnfs_server exofs_pnfs_client
+pnfs-check: nfsd tools
+	@rc=0; for t in $(PNFS_TESTS); do \
+		qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) $$t || rc=1; \
+	done; exit $$rc
 
 tools:
 	@if [ -e tools/Makefile ]; then $(MAKE) -C tools; else echo "tools: no tools/Makefile yet"; fi
@@ -76,6 +84,7 @@ clean:
 ifneq ($(MODDIRS),)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/exofs/pnfs clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/pnfs/client clean
 endif
 	@if [ -e tools/Makefile ]; then $(MAKE) -C tools clean; fi
 	@if [ -e tests/unit/Makefile ]; then $(MAKE) -C tests/unit clean; fi

@@ -14,7 +14,10 @@
 #     W=1;
 #  4. builds exofs/pnfs (exofs_pnfs.ko) with nfsd's private headers and the
 #     Module.symvers of nfsd.ko and of the tree (make modules first).
-# Prints where the two modules are. Nothing is installed or loaded.
+#  5. extracts fs/nfs (the NFS client's private headers) into
+#     build/nfsclient/src and builds pnfs/client (objlayoutdriver.ko, the
+#     objects-layout client) against them and Debian's nfsv4.ko CRCs.
+# Prints where the three modules are. Nothing is installed or loaded.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 KVER=$("$ROOT/scripts/kver.sh")
@@ -43,7 +46,7 @@ build-nfsd: the kernel source and the kernel we build for differ:
 MSG
 	exit 1
 fi
-nfsd_opts() { grep -E '^(# )?CONFIG_(NFSD|SUNRPC|LOCKD|EXPORTFS|FILE_LOCKING|MODVERSIONS)[A-Z0-9_]*[= ]' "$1" | sort; }
+nfsd_opts() { grep -E '^(# )?CONFIG_(NFSD|NFS_|PNFS|SUNRPC|LOCKD|EXPORTFS|FILE_LOCKING|MODVERSIONS)[A-Z0-9_]*[= ]' "$1" | sort; }
 if [ -r "/boot/config-$KVER" ] && ! cmp -s <(nfsd_opts "$KDIR/.config") <(nfsd_opts "/boot/config-$KVER"); then
 	echo "build-nfsd: the NFSD options of $KDIR/.config and /boot/config-$KVER differ:" >&2
 	diff <(nfsd_opts "$KDIR/.config") <(nfsd_opts "/boot/config-$KVER") >&2 || true
@@ -94,5 +97,21 @@ make -C "$KDIR" M="$NFSD" W=1 -j"$JOBS" modules
 [ -e "$ROOT/Module.symvers" ] || die "no $ROOT/Module.symvers: run make modules first"
 make -C "$KDIR" M="$ROOT/exofs/pnfs" W=1 -j"$JOBS" NFSD_SRC="$NFSD" ORE_ROOT="$ROOT" \
 	KBUILD_EXTRA_SYMBOLS="$NFSD/Module.symvers $ROOT/Module.symvers" modules
+# --- 5. objlayoutdriver.ko (the client): fs/nfs's private headers of the
+# same source (checked above against the headers and the image).
+NFSC=$ROOT/build/nfsclient
+if [ "$(cat "$NFSC/src/.stamp" 2>/dev/null)" != "$stamp" ]; then
+	echo "build-nfsd: extracting fs/nfs from $TARBALL"
+	rm -rf "$NFSC/src" "$NFSC/src.tmp"
+	mkdir -p "$NFSC/src.tmp"
+	tar -xJf "$TARBALL" -C "$NFSC/src.tmp" --strip-components=1 \
+		linux-source-6.12/fs/nfs
+	echo "$stamp" > "$NFSC/src.tmp/.stamp"
+	mv "$NFSC/src.tmp" "$NFSC/src"
+fi
+grep -q '^CONFIG_NFS_V4_1=y' "$KDIR/.config" || die "CONFIG_NFS_V4_1 is not set in $KDIR/.config: the client has no pNFS"
+make -C "$KDIR" M="$ROOT/pnfs/client" W=1 -j"$JOBS" NFS_SRC="$NFSC/src/fs/nfs" ORE_ROOT="$ROOT" \
+	KBUILD_EXTRA_SYMBOLS="$ROOT/Module.symvers" modules
 echo "build-nfsd: $NFSD/nfsd.ko"
 echo "build-nfsd: $ROOT/exofs/pnfs/exofs_pnfs.ko"
+echo "build-nfsd: $ROOT/pnfs/client/objlayoutdriver.ko"

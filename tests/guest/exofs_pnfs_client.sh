@@ -1,0 +1,186 @@
+#!/bin/sh
+# The pNFS objects layout end to end (issue 13): exofs RAID5 over 4 ext4
+# stores is the metadata server (the patched nfsd.ko and exofs_pnfs.ko, as
+# in exofs_pnfs_server.sh); each store directory is also exported with
+# NFSv3 (the data servers: here the same nfsd, 127.0.0.1); the client
+# mounts the four data-server exports (NFSv3, soft), gives them to
+# objlayoutdriver.ko (its stores parameter), and mounts the MDS with
+# NFSv4.1. Then the client's reads and writes go to the component objects
+# on the data servers, striped and with parity computed by the client's
+# ORE. Checks: the layout driver is the mount's (mountstats), files
+# written by the client (whole stripes, partial stripes: read-4-write) are
+# right on the MDS and read back right after the client drops its cache,
+# the I/O went through the layout (the driver's counters; exofs's own
+# writes did not carry it), a data server gone: reads degrade and succeed
+# and the error reaches the MDS in LAYOUTRETURN, writes are redone through
+# the MDS; a local write on the MDS recalls the client's layout; fsck.exofs
+# (parity of every file) clean. Needs 4 disks; make nfsd first.
+. /ore/tests/lib.sh
+. /ore/tests/exofs_lib.sh
+
+ktap_plan 23
+
+H=$ORE_HOST
+e=/tmp/nfsexp
+c4=/tmp/nfs4
+E=$H$e
+C4=$H$c4
+PP=/sys/module/exofs_pnfs/parameters
+CP=/sys/module/objlayoutdriver/parameters
+
+if [ ! -e /ore/nfsd/nfsd.ko ] || [ ! -e /ore/exofs_pnfs.ko ] ||
+	[ ! -e /ore/objlayoutdriver.ko ]; then
+	diag "nfsd.ko, exofs_pnfs.ko or objlayoutdriver.ko is not built (make nfsd)"
+	not_ok "patched nfsd.ko, exofs_pnfs.ko and objlayoutdriver.ko are built" "run make nfsd"
+	ktap_done
+fi
+exofs_load || ktap_done
+exofs_stores_ext4 4 || ktap_done
+check "mkfs.exofs --raid 5 over 4 stores" sh -c \
+	"mkfs.exofs -f --raid 5 --stripe-unit 16K -L pnfs $EXOFS_STORES > /tmp/mkfs.out 2>&1"
+sed 's/^/# /' /tmp/mkfs.out
+check "mount exofs" exofs_mount "" $E
+fail_fast
+
+load_nfsd() {
+	hostrun modprobe -a sunrpc grace lockd nfs_acl auth_rpcgss || return 1
+	insmod /ore/nfsd/nfsd.ko && insmod /ore/exofs_pnfs.ko
+}
+check "the patched nfsd.ko and exofs_pnfs.ko load" load_nfsd
+fail_fast
+
+# The data servers: each store directory bind-mounted where the host's
+# exportfs (chrooted) sees it, /tmp/ds/sN, and named so in exofs_pnfs's
+# device table.
+data_servers() {
+	i=0
+	for s in $EXOFS_STORES; do
+		mkdir -p $H/tmp/ds/s$i && mount --bind "$s" $H/tmp/ds/s$i || return 1
+		i=$((i + 1))
+	done
+	awk '$3 == "uuid" { print $4, $2 }' /tmp/mkfs.out > /tmp/devs
+	[ "$(wc -l < /tmp/devs)" = 4 ] || return 1
+	while read -r uuid path; do
+		n=${path##*/s}
+		echo "$uuid tcp 127.0.0.1.8.1 /tmp/ds/s$n" > $PP/devices || return 1
+	done < /tmp/devs
+	cat $PP/devices
+}
+check "4 data servers (store directories) in exofs_pnfs's device table" data_servers
+
+nfs_server() {
+	have_host rpc.nfsd || { echo "no rpc.nfsd on the host (scripts/deps.sh)"; return 1; }
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+	mount -t tmpfs tmpfs $H/run && mount -t tmpfs tmpfs $H/var/lib/nfs &&
+	mkdir -p $H/var/lib/nfs/rpc_pipefs $H/var/lib/nfs/v4recovery $H/run/rpcbind &&
+	: > $H/var/lib/nfs/etab && : > $H/var/lib/nfs/rmtab || return 1
+	hostrun modprobe -a nfsv4 nfsv3 || return 1
+	mount -t nfsd nfsd /proc/fs/nfsd 2>/dev/null
+	echo 10 > /proc/fs/nfsd/nfsv4leasetime
+	echo 10 > /proc/fs/nfsd/nfsv4gracetime 2>/dev/null
+	hostrun rpcbind -w || return 1
+	hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=0,sync,pnfs "127.0.0.1:$e" || return 1
+	for i in 0 1 2 3; do
+		hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=$((i + 1)),sync \
+			"127.0.0.1:/tmp/ds/s$i" || return 1
+	done
+	hostrun rpc.mountd || return 1
+	hostrun rpc.nfsd 2 || return 1
+	hostrun exportfs -v
+}
+check "nfsd exports exofs (pnfs) and the 4 store directories" nfs_server
+fail_fast
+
+# The client: the data servers' exports (NFSv3, soft), then the driver
+# with their mount points, then the MDS.
+client() {
+	for i in 0 1 2 3; do
+		mkdir -p $H/tmp/dsm/s$i
+		hostrun /sbin/mount.nfs 127.0.0.1:/tmp/ds/s$i /tmp/dsm/s$i \
+			-o vers=3,proto=tcp,soft,timeo=20,retrans=2,nolock || return 1
+	done
+	insmod /ore/objlayoutdriver.ko || return 1
+	for i in 0 1 2 3; do
+		echo $H/tmp/dsm/s$i > $CP/stores || return 1
+	done
+	cat $CP/stores
+	[ "$(wc -l < $CP/stores)" = 4 ]
+}
+check "objlayoutdriver.ko takes the 4 data-server mounts as stores" client
+check "a foreign directory is refused as a store" sh -c "! echo /tmp > $CP/stores"
+mkdir -p $C4
+check "NFSv4.1 mount of the MDS uses LAYOUT_OSD2_OBJECTS" sh -c "
+	hostrun /sbin/mount.nfs4 127.0.0.1:/ $c4 -o vers=4.1 &&
+	grep -A 30 ' $C4 ' /proc/self/mountstats > /tmp/ms; grep -q 'pnfs=LAYOUT_OSD2_OBJECTS' /tmp/ms ||
+	{ head -n 8 /tmp/ms; dmesg | tail -n 5; exit 1; }"
+fail_fast
+
+cnt() { cat $CP/$1; }
+ecnt() { cat /sys/fs/exofs/*/$1 2>/dev/null | head -n 1; }
+
+dd if=/dev/urandom of=/tmp/big bs=64k count=40 2>/dev/null	# 2.5 MiB, 53+ stripes
+w0=$(cnt write_bytes)
+ew0=$(ecnt write_ios)
+check "a 2.5 MiB file written by the client is the same on the MDS" sh -c "
+	cp /tmp/big $C4/big && sync && cmp /tmp/big $E/big"
+diag "driver: writes $(cnt writes) bytes $(cnt write_bytes) fallbacks $(cnt mds_fallbacks) layouts $(cnt layouts) devices $(cnt devices); exofs write_ios $ew0 -> $(ecnt write_ios)"
+check "the data went through the layout (objlayoutdriver write_bytes grew by the file size)" sh -c "
+	[ \$(( \$(cat $CP/write_bytes) - $w0 )) -ge 2621440 ]"
+ew1=$(ecnt write_ios)
+check "the MDS's exofs wrote none of it (write_ios grew by < 20)" [ $((ew1 - ew0)) -lt 20 ]
+
+r0=$(cnt read_bytes)
+check "read back by the client after dropping its cache" sh -c "
+	sync && echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/big $C4/big &&
+	[ \$(( \$(cat $CP/read_bytes) - $r0 )) -ge 2621440 ]"
+
+# Partial stripes: small writes into the middle and past the end
+# (read-4-write from the client's cache or the data servers), the same
+# bytes into a local model.
+partial() {
+	cp /tmp/big /tmp/model
+	for off in 5000 70000 1000000 2621000; do
+		dd if=/dev/urandom of=/tmp/piece bs=3000 count=1 2>/dev/null
+		dd if=/tmp/piece of=/tmp/model bs=1 seek=$off conv=notrunc 2>/dev/null
+		dd if=/tmp/piece of=$C4/big bs=1 seek=$off conv=notrunc 2>/dev/null || return 1
+		sync
+		echo 3 > /proc/sys/vm/drop_caches
+	done
+	cmp /tmp/model $C4/big && cmp /tmp/model $E/big
+}
+check "partial-stripe writes by the client (read-4-write) are right on the MDS and the client" partial
+diag "driver: writes $(cnt writes) r4w_hits $(cnt r4w_hits) fallbacks $(cnt mds_fallbacks)"
+
+# A data server gone: its export withdrawn, the client's soft mount of it
+# fails. Reads are rebuilt from the parity, the failed component is
+# reported to the MDS in LAYOUTRETURN; a write is redone through the MDS.
+d0=$(cnt degraded)
+rep0=$(cat $PP/ioerr_reports)
+check "data server 2 withdrawn: the client reads the file (degraded) right" sh -c "
+	hostrun exportfs -u 127.0.0.1:/tmp/ds/s2 && echo 3 > /proc/sys/vm/drop_caches &&
+	cmp /tmp/model $C4/big && [ \$(cat $CP/degraded) -gt $d0 ]"
+check "the MDS got the client's error report (LAYOUTRETURN)" sh -c "
+	for i in \$(seq 1 30); do [ \$(cat $PP/ioerr_reports) -gt $rep0 ] && exit 0; sleep 1; done; exit 1"
+dmesg | grep 'exofs_pnfs:.*client .* error' | tail -n 2 | sed 's/^/# /'
+f0=$(cnt write_redone)
+check "a write while data server 2 is gone is done (through the MDS) and right" sh -c "
+	dd if=/dev/urandom of=/tmp/piece bs=5000 count=1 2>/dev/null &&
+	dd if=/tmp/piece of=/tmp/model bs=1 seek=300000 conv=notrunc 2>/dev/null &&
+	dd if=/tmp/piece of=$C4/big bs=1 seek=300000 conv=notrunc 2>/dev/null && sync &&
+	hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=3,sync 127.0.0.1:/tmp/ds/s2 &&
+	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/model $E/big && cmp /tmp/model $C4/big"
+diag "driver: write_redone $f0 -> $(cnt write_redone), ioerrs $(cnt ioerrs), degraded $(cnt degraded)"
+check "that write failed on the data server and was redone through the MDS" [ "$(cnt write_redone)" -gt "$f0" ]
+
+check "a local write on the MDS (recalls the client's layout) and the client sees it" sh -c "
+	echo local > $E/big && sleep 1 && echo 3 > /proc/sys/vm/drop_caches &&
+	[ \"\$(cat $C4/big)\" = local ]"
+check "many files by the client, compared on the MDS" sh -c "
+	mkdir $C4/d && for i in \$(seq 1 20); do head -c \$((i * 7001)) /tmp/big > $C4/d/f\$i; done && sync &&
+	for i in \$(seq 1 20); do head -c \$((i * 7001)) /tmp/big | cmp - $E/d/f\$i || exit 1; done"
+check "unmount the client, unload objlayoutdriver, stop nfsd" sh -c "
+	umount $C4 && rmmod objlayoutdriver &&
+	for i in 0 1 2 3; do umount $H/tmp/dsm/s\$i || exit 1; done && hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
+	rmmod exofs_pnfs && for i in 0 1 2 3; do umount $H/tmp/ds/s\$i || exit 1; done && umount $E"
+check "fsck.exofs is clean (the parity the client computed included)" exofs_fsck
+ktap_done
