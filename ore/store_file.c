@@ -38,6 +38,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <linux/file.h>
 #include <linux/falloc.h>
 #include <linux/namei.h>
@@ -168,8 +169,19 @@ static void ore_file_obj_dio(struct ore_file_obj *fo)
 			AT_STATX_SYNC_AS_STAT))
 		return;
 	if (!(st.result_mask & STATX_DIOALIGN) || !st.dio_offset_align ||
-	    !st.dio_mem_align)
+	    !st.dio_mem_align) {
+		/*
+		 * NFS does direct I/O at any alignment but does not report
+		 * STATX_DIOALIGN (6.12). Buffered I/O there would keep a
+		 * second cache of the objects, blind to what other clients
+		 * of the data server write (pNFS, docs/pnfs.md).
+		 */
+		if (file_inode(fo->file)->i_sb->s_magic == NFS_SUPER_MAGIC) {
+			fo->dio_off_align = 1;
+			fo->dio_mem_align = 1;
+		}
 		return;
+	}
 	/*
 	 * Sub-block direct writes are legal but make ext4 and xfs serialize
 	 * and zero around them: ask for whole filesystem blocks.

@@ -73,6 +73,19 @@ OL_COUNTER(devices, OL_DEVICES, "device addresses decoded");
 OL_COUNTER(no_store, OL_NO_STORE, "devices with no local store");
 OL_COUNTER(r4w_hits, OL_R4W_HITS, "read-4-write pages found in the page cache");
 
+/* ORE's engine-wide counters of how file stores did their I/O. */
+static int ol_ore_cnt_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lld\n", atomic64_read(kp->arg));
+}
+
+static const struct kernel_param_ops ol_ore_cnt_ops = { .get = ol_ore_cnt_get };
+module_param_cb(ore_store_dio, &ol_ore_cnt_ops, &ore_stats.store_dio, 0444);
+MODULE_PARM_DESC(ore_store_dio, "file store I/Os done as direct I/O (all of ORE)");
+module_param_cb(ore_store_buffered, &ol_ore_cnt_ops, &ore_stats.store_buffered,
+		0444);
+MODULE_PARM_DESC(ore_store_buffered, "file store I/Os done buffered (all of ORE)");
+
 /**
  * struct objlayout - the layout header of one file
  * @hdr: NFS's

@@ -18,7 +18,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 23
+ktap_plan 24
 
 H=$ORE_HOST
 e=/tmp/nfsexp
@@ -121,6 +121,7 @@ ecnt() { cat /sys/fs/exofs/*/$1 2>/dev/null | head -n 1; }
 dd if=/dev/urandom of=/tmp/big bs=64k count=40 2>/dev/null	# 2.5 MiB, 53+ stripes
 w0=$(cnt write_bytes)
 ew0=$(ecnt write_ios)
+b0=$(cnt ore_store_buffered)
 check "a 2.5 MiB file written by the client is the same on the MDS" sh -c "
 	cp /tmp/big $C4/big && sync && cmp /tmp/big $E/big"
 diag "driver: writes $(cnt writes) bytes $(cnt write_bytes) fallbacks $(cnt mds_fallbacks) layouts $(cnt layouts) devices $(cnt devices); exofs write_ios $ew0 -> $(ecnt write_ios)"
@@ -133,6 +134,11 @@ r0=$(cnt read_bytes)
 check "read back by the client after dropping its cache" sh -c "
 	sync && echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/big $C4/big &&
 	[ \$(( \$(cat $CP/read_bytes) - $r0 )) -ge 2621440 ]"
+# NFS reports no STATX_DIOALIGN: ORE's file store must still use direct
+# I/O on the data-server mounts (else a second, stale cache of objects).
+b1=$(cnt ore_store_buffered)
+diag "ORE file store I/O: direct $(cnt ore_store_dio), buffered $b0 -> $b1"
+check "the client's component I/O was direct (buffered grew by < 20)" [ $((b1 - b0)) -lt 20 ]
 
 # Partial stripes: small writes into the middle and past the end
 # (read-4-write from the client's cache or the data servers), the same
