@@ -78,11 +78,17 @@ int exofs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 /*
  * A local write (or one of nfsd's, through the MDS) conflicts with the
  * pNFS layouts of the file: recall them and wait until they are returned
- * (their holders write the components directly).
+ * (their holders write the components directly). Kernel threads, nfsd's
+ * above all, do not wait: the clients' answers to the recall arrive on
+ * connections that nfsd's own threads read, so a few writes of a client
+ * through the MDS would hold every thread while its answer waits unread.
+ * They get -EWOULDBLOCK once the recall is started; nfsd answers
+ * NFS4ERR_DELAY and the client sends the write again.
  */
 static ssize_t exofs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	int err = break_layout(file_inode(iocb->ki_filp), true);
+	int err = break_layout(file_inode(iocb->ki_filp),
+			       !(current->flags & PF_KTHREAD));
 
 	if (err)
 		return err;

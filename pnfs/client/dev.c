@@ -269,14 +269,15 @@ static void ol_run_helper(const struct pnfs_osd_deviceaddr *da,
 {
 	char *netid, *uaddr, *osdname, fs_s[UUID_STRING_LEN + 1];
 	char st_s[UUID_STRING_LEN + 1], helper[OL_PATH_MAX];
-	static char *envp[] = { "HOME=/",
-		"PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
+	char *envp[] = { "HOME=/", "PATH=/sbin:/bin:/usr/sbin:/usr/bin",
+			 NULL };
 	char *argv[7];
 	int ret;
 
 	kernel_param_lock(THIS_MODULE);
 	strscpy(helper, ol_helper, sizeof(helper));
 	kernel_param_unlock(THIS_MODULE);
+	strim(helper);	/* echo's newline */
 	if (!helper[0] || !da->oda_targetaddr_available)
 		return;
 	netid = kmemdup_nul(da->oda_netid.data, da->oda_netid.len, GFP_KERNEL);

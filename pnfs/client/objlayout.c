@@ -97,7 +97,7 @@ MODULE_PARM_DESC(ore_store_buffered, "file store I/Os done buffered (all of ORE)
  */
 struct objlayout {
 	struct pnfs_layout_hdr hdr;
-	spinlock_t lock;
+	spinlock_t lock;	/* wb_nr, wb_list, nr_errs, errs */
 	unsigned int wb_nr;
 	struct list_head wb_list;
 	u32 nr_errs;
@@ -357,18 +357,13 @@ out:
 	kfree(buf);
 	if (seg)
 		ol_free_seg(seg);
-	if (ret != -ENOMEM) {
-		/*
-		 * Our devices are not here (-ENODEV), or a layout we cannot
-		 * use: unavailable, the I/O goes to the MDS.
-		 */
-		struct pnfs_layout_segment *lseg = kzalloc(sizeof(*lseg), gfp);
-
-		if (!lseg)
-			return ERR_PTR(-ENOMEM);
-		set_bit(NFS_LSEG_UNAVAILABLE, &lseg->pls_flags);
-		return lseg;
-	}
+	/*
+	 * -ENODEV (our devices are not here) and -EINVAL (a layout we cannot
+	 * use) are not fatal to NFS: it holds no layout and the I/O goes to
+	 * the MDS, which recalls nothing from us when it writes. (An
+	 * unavailable segment, as blocklayout returns, keeps the layout held:
+	 * the MDS's write of our own pages then waited for its recall.)
+	 */
 	return ERR_PTR(ret);
 }
 
@@ -414,7 +409,8 @@ static void ol_encode_layoutreturn(struct xdr_stream *xdr, const void *args,
 
 	len = pnfs_osd_xdr_encode_layoutreturn(NULL, 0, tmp->errs,
 					       tmp->nr_errs, &xerr);
-	if (len < 0 || !(p = xdr_reserve_space(xdr, 4 + XDR_QUADLEN(len) * 4))) {
+	p = len < 0 ? NULL : xdr_reserve_space(xdr, 4 + XDR_QUADLEN(len) * 4);
+	if (!p) {
 		xdr_stream_encode_u32(xdr, 0);
 		return;
 	}
@@ -754,19 +750,11 @@ mds:
 
 /* ------------------------------------------------------ page I/O setup */
 
-static void ol_pg_check_lseg(struct nfs_pageio_descriptor *pgio, bool write)
+/* No layout for this I/O (none given, or one we cannot use): the MDS does it. */
+static void ol_pg_count_mds(struct nfs_pageio_descriptor *pgio)
 {
-	if (pgio->pg_lseg &&
-	    test_bit(NFS_LSEG_UNAVAILABLE, &pgio->pg_lseg->pls_flags)) {
-		pnfs_error_mark_layout_for_return(pgio->pg_inode,
-						  pgio->pg_lseg);
-		pnfs_set_lo_fail(pgio->pg_lseg);
+	if (!pgio->pg_lseg)
 		atomic64_inc(&objlayout_cnt[OL_MDS_FALLBACKS]);
-		if (write)
-			nfs_pageio_reset_write_mds(pgio);
-		else
-			nfs_pageio_reset_read_mds(pgio);
-	}
 }
 
 static void ol_pg_init_read(struct nfs_pageio_descriptor *pgio,
@@ -777,7 +765,7 @@ static void ol_pg_init_read(struct nfs_pageio_descriptor *pgio,
 		return;
 	}
 	pnfs_generic_pg_init_read(pgio, req);
-	ol_pg_check_lseg(pgio, false);
+	ol_pg_count_mds(pgio);
 }
 
 static void ol_pg_init_write(struct nfs_pageio_descriptor *pgio,
@@ -793,7 +781,7 @@ static void ol_pg_init_write(struct nfs_pageio_descriptor *pgio,
 	if (isize > req_offset(req) + want)
 		want = isize - req_offset(req);
 	pnfs_generic_pg_init_write(pgio, req, want);
-	ol_pg_check_lseg(pgio, true);
+	ol_pg_count_mds(pgio);
 }
 
 static const struct nfs_pageio_ops ol_pg_read_ops = {

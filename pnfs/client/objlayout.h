@@ -38,6 +38,7 @@ enum objlayout_counter {
 	OL_IOERRS, OL_MDS_FALLBACKS, OL_WRITE_REDONE, OL_LAYOUTS, OL_DEVICES, OL_NO_STORE,
 	OL_R4W_HITS, OL_NR_COUNTERS
 };
+
 extern atomic64_t objlayout_cnt[OL_NR_COUNTERS];
 
 #endif /* _OBJLAYOUT_H */

@@ -18,7 +18,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 24
+ktap_plan 26
 
 H=$ORE_HOST
 e=/tmp/nfsexp
@@ -92,21 +92,34 @@ check "nfsd exports exofs (pnfs) and the 4 store directories" nfs_server
 fail_fast
 
 # The client: the data servers' exports (NFSv3, soft), then the driver
-# with their mount points, then the MDS.
+# with their mount points, then the MDS. Stores 0-2 are mounted and given
+# here; store 3 is left to the driver's mount helper, run at the first
+# GETDEVICEINFO of its device with the device's address.
+DSOPT=vers=3,proto=tcp,soft,timeo=20,retrans=2,nolock
+cat > /tmp/ol-helper <<HELPER
+#!/bin/sh
+# objlayoutdriver helper: NETID UADDR OSDNAME FS-UUID STORE-UUID
+echo "\$*" >> /tmp/helper.log
+n=\${3##*/}
+mkdir -p $H/tmp/dsm/\$n &&
+chroot $H /sbin/mount.nfs \${2%.*.*}:\$3 /tmp/dsm/\$n -o $DSOPT &&
+echo $H/tmp/dsm/\$n > $CP/stores
+HELPER
+chmod 755 /tmp/ol-helper
 client() {
-	for i in 0 1 2 3; do
+	for i in 0 1 2; do
 		mkdir -p $H/tmp/dsm/s$i
-		hostrun /sbin/mount.nfs 127.0.0.1:/tmp/ds/s$i /tmp/dsm/s$i \
-			-o vers=3,proto=tcp,soft,timeo=20,retrans=2,nolock || return 1
+		hostrun /sbin/mount.nfs 127.0.0.1:/tmp/ds/s$i /tmp/dsm/s$i -o $DSOPT || return 1
 	done
 	insmod /ore/objlayoutdriver.ko || return 1
-	for i in 0 1 2 3; do
+	for i in 0 1 2; do
 		echo $H/tmp/dsm/s$i > $CP/stores || return 1
 	done
+	echo /tmp/ol-helper > $CP/helper
 	cat $CP/stores
-	[ "$(wc -l < $CP/stores)" = 4 ]
+	[ "$(wc -l < $CP/stores)" = 3 ]
 }
-check "objlayoutdriver.ko takes the 4 data-server mounts as stores" client
+check "objlayoutdriver.ko takes 3 data-server mounts as stores" client
 check "a foreign directory is refused as a store" sh -c "! echo /tmp > $CP/stores"
 mkdir -p $C4
 check "NFSv4.1 mount of the MDS uses LAYOUT_OSD2_OBJECTS" sh -c "
@@ -125,6 +138,9 @@ b0=$(cnt ore_store_buffered)
 check "a 2.5 MiB file written by the client is the same on the MDS" sh -c "
 	cp /tmp/big $C4/big && sync && cmp /tmp/big $E/big"
 diag "driver: writes $(cnt writes) bytes $(cnt write_bytes) fallbacks $(cnt mds_fallbacks) layouts $(cnt layouts) devices $(cnt devices); exofs write_ios $ew0 -> $(ecnt write_ios)"
+check "the mount helper mounted and registered store 3 (tcp 127.0.0.1.8.1 /tmp/ds/s3)" sh -c "
+	cat /tmp/helper.log; grep -q '^tcp 127.0.0.1.8.1 /tmp/ds/s3 ' /tmp/helper.log &&
+	[ \$(wc -l < $CP/stores) = 4 ] && grep -q ' 3 $H/tmp/dsm/s3\$' $CP/stores"
 check "the data went through the layout (objlayoutdriver write_bytes grew by the file size)" sh -c "
 	[ \$(( \$(cat $CP/write_bytes) - $w0 )) -ge 2621440 ]"
 ew1=$(ecnt write_ios)
@@ -184,6 +200,19 @@ check "a local write on the MDS (recalls the client's layout) and the client see
 check "many files by the client, compared on the MDS" sh -c "
 	mkdir $C4/d && for i in \$(seq 1 20); do head -c \$((i * 7001)) /tmp/big > $C4/d/f\$i; done && sync &&
 	for i in \$(seq 1 20); do head -c \$((i * 7001)) /tmp/big | cmp - $E/d/f\$i || exit 1; done"
+# No store for a device (the driver reloaded with stores 0-2 only, no
+# helper; the unload empties NFS's device cache): no layout is held, the I/O
+# goes through the MDS (mds_fallbacks), and the MDS's own writes of it
+# need no recall.
+m0=0
+check "store 3 unknown to the client: its writes and reads go through the MDS, right" sh -c "
+	umount $C4 && rmmod objlayoutdriver && insmod /ore/objlayoutdriver.ko &&
+	for i in 0 1 2; do echo $H/tmp/dsm/s\$i > $CP/stores || exit 1; done &&
+	hostrun /sbin/mount.nfs4 127.0.0.1:/ $c4 -o vers=4.1 &&
+	cp /tmp/big $C4/viamds && sync && cmp /tmp/big $E/viamds &&
+	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/big $C4/viamds &&
+	[ \$(cat $CP/mds_fallbacks) -gt $m0 ]"
+diag "driver: mds_fallbacks $m0 -> $(cnt mds_fallbacks), no_store $(cnt no_store)"
 check "unmount the client, unload objlayoutdriver, stop nfsd" sh -c "
 	umount $C4 && rmmod objlayoutdriver &&
 	for i in 0 1 2 3; do umount $H/tmp/dsm/s\$i || exit 1; done && hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
