@@ -370,10 +370,11 @@ struct nfs4_deviceid_node *objlayout_alloc_deviceid_node(struct nfs_server *serv
 		dev->store = ol_store_find(&fs_uuid, &st_uuid);
 	}
 	if (!dev->store) {
-		pr_warn("device %*phN: no local store of filesystem %pUb store %pUb (%.*s:%.*s): its layouts go through the MDS\n",
-			NFS4_DEVICEID4_SIZE, pdev->dev_id.data, &fs_uuid,
-			&st_uuid, da.oda_uaddr.len, da.oda_uaddr.data,
-			da.oda_osdname.len, da.oda_osdname.data);
+		pr_warn_ratelimited("device %*phN: no local store of filesystem %pUb store %pUb (%.*s:%.*s): its layouts go through the MDS\n",
+				    NFS4_DEVICEID4_SIZE, pdev->dev_id.data,
+				    &fs_uuid, &st_uuid, da.oda_uaddr.len,
+				    da.oda_uaddr.data, da.oda_osdname.len,
+				    da.oda_osdname.data);
 		goto no_store;
 	}
 	kfree(buf);

@@ -15,8 +15,8 @@
  *	are reported when the layout is returned.
  * Writes: whole pages (PNFS_READ_WHOLE_PAGE makes NFS read a page before
  *	writing part of it; a write whose partial end page is not uptodate
- *	goes to the MDS) through ore_write() with read-4-write from the page
- *	cache (clean uptodate folios only, as exofs does) and FUA: a write is
+ *	goes to the MDS) through ore_write() with read-4-write reading the
+ *	stored data (the page cache only with r4w_cache) and FUA: a write is
  *	stable on the data servers when it completes, so it is FILE_SYNC and
  *	needs no COMMIT. Two writes of one parity stripe never run at once
  *	(ol_get_slot()); between clients, nfsd gives one RW layout of a file
@@ -72,6 +72,23 @@ OL_COUNTER(layouts, OL_LAYOUTS, "layout segments decoded");
 OL_COUNTER(devices, OL_DEVICES, "device addresses decoded");
 OL_COUNTER(no_store, OL_NO_STORE, "devices with no local store");
 OL_COUNTER(r4w_hits, OL_R4W_HITS, "read-4-write pages found in the page cache");
+
+/*
+ * Read-4-write from the page cache is off by default: a clean cached page
+ * may be older than what another client or the MDS wrote since (NFS only
+ * revalidates the cache at open and on attribute changes), and parity
+ * computed from it would not match the stored data of its stripe, which a
+ * later degraded read would then rebuild wrong.
+ */
+static bool ol_r4w_cache;
+module_param_named(r4w_cache, ol_r4w_cache, bool, 0644);
+MODULE_PARM_DESC(r4w_cache,
+		 "read-4-write may use clean cached pages (only safe with one writer of the file, no MDS writes)");
+
+static bool ol_mds_only;
+module_param_named(mds_only, ol_mds_only, bool, 0644);
+MODULE_PARM_DESC(mds_only,
+		 "send every read and write through the MDS, as without layouts (benchmarks)");
 
 /* ORE's engine-wide counters of how file stores did their I/O. */
 static int ol_ore_cnt_get(char *buf, const struct kernel_param *kp)
@@ -597,6 +614,8 @@ static struct page *ol_r4w_get_page(void *priv, u64 offset, bool *uptodate)
 	struct folio *folio;
 
 	*uptodate = false;
+	if (!READ_ONCE(ol_r4w_cache))
+		return NULL;
 	folio = filemap_get_folio(inode->i_mapping, offset >> PAGE_SHIFT);
 	if (IS_ERR(folio))
 		return NULL;
@@ -760,7 +779,7 @@ static void ol_pg_count_mds(struct nfs_pageio_descriptor *pgio)
 static void ol_pg_init_read(struct nfs_pageio_descriptor *pgio,
 			    struct nfs_page *req)
 {
-	if (pgio->pg_dreq) {
+	if (pgio->pg_dreq || READ_ONCE(ol_mds_only)) {
 		nfs_pageio_reset_read_mds(pgio);
 		return;
 	}
@@ -774,7 +793,7 @@ static void ol_pg_init_write(struct nfs_pageio_descriptor *pgio,
 	loff_t isize = i_size_read(pgio->pg_inode);
 	u64 want = req->wb_bytes;
 
-	if (pgio->pg_dreq) {
+	if (pgio->pg_dreq || READ_ONCE(ol_mds_only)) {
 		nfs_pageio_reset_write_mds(pgio);
 		return;
 	}

@@ -15,87 +15,50 @@
 # and the error reaches the MDS in LAYOUTRETURN, writes are redone through
 # the MDS; a local write on the MDS recalls the client's layout; fsck.exofs
 # (parity of every file) clean. Needs 4 disks; make nfsd first.
+# ORE_ARGS "raid=N" (0, 1, 5, 6; default 5) picks the RAID level: with
+# RAID0 a read with a data server gone fails on the client and NFS sends
+# it to the MDS instead (no degraded read). ORE_ARGS "r4w_cache" lets the
+# client's read-4-write use its cached pages (the driver's r4w_cache):
+# the stale-page step then leaves a bad parity that fsck.exofs reports.
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 26
+ktap_plan 27
 
-H=$ORE_HOST
-e=/tmp/nfsexp
+RAID=5
+for a in $ORE_ARGS; do
+	case $a in raid=*) RAID=${a#raid=} ;; esac
+done
+
+. /ore/tests/pnfs_lib.sh
 c4=/tmp/nfs4
-E=$H$e
 C4=$H$c4
-PP=/sys/module/exofs_pnfs/parameters
-CP=/sys/module/objlayoutdriver/parameters
 
-if [ ! -e /ore/nfsd/nfsd.ko ] || [ ! -e /ore/exofs_pnfs.ko ] ||
-	[ ! -e /ore/objlayoutdriver.ko ]; then
+if ! pnfs_built; then
 	diag "nfsd.ko, exofs_pnfs.ko or objlayoutdriver.ko is not built (make nfsd)"
 	not_ok "patched nfsd.ko, exofs_pnfs.ko and objlayoutdriver.ko are built" "run make nfsd"
 	ktap_done
 fi
 exofs_load || ktap_done
 exofs_stores_ext4 4 || ktap_done
-check "mkfs.exofs --raid 5 over 4 stores" sh -c \
-	"mkfs.exofs -f --raid 5 --stripe-unit 16K -L pnfs $EXOFS_STORES > /tmp/mkfs.out 2>&1"
+check "mkfs.exofs --raid $RAID over 4 stores" sh -c \
+	"mkfs.exofs -f --raid $RAID --stripe-unit 16K -L pnfs $EXOFS_STORES > /tmp/mkfs.out 2>&1"
 sed 's/^/# /' /tmp/mkfs.out
 check "mount exofs" exofs_mount "" $E
 fail_fast
 
-load_nfsd() {
-	hostrun modprobe -a sunrpc grace lockd nfs_acl auth_rpcgss || return 1
-	insmod /ore/nfsd/nfsd.ko && insmod /ore/exofs_pnfs.ko
-}
-check "the patched nfsd.ko and exofs_pnfs.ko load" load_nfsd
+check "the patched nfsd.ko and exofs_pnfs.ko load" pnfs_load_nfsd
 fail_fast
-
-# The data servers: each store directory bind-mounted where the host's
-# exportfs (chrooted) sees it, /tmp/ds/sN, and named so in exofs_pnfs's
-# device table.
-data_servers() {
-	i=0
-	for s in $EXOFS_STORES; do
-		mkdir -p $H/tmp/ds/s$i && mount --bind "$s" $H/tmp/ds/s$i || return 1
-		i=$((i + 1))
-	done
-	awk '$3 == "uuid" { print $4, $2 }' /tmp/mkfs.out > /tmp/devs
-	[ "$(wc -l < /tmp/devs)" = 4 ] || return 1
-	while read -r uuid path; do
-		n=${path##*/s}
-		echo "$uuid tcp 127.0.0.1.8.1 /tmp/ds/s$n" > $PP/devices || return 1
-	done < /tmp/devs
-	cat $PP/devices
-}
-check "4 data servers (store directories) in exofs_pnfs's device table" data_servers
-
-nfs_server() {
-	have_host rpc.nfsd || { echo "no rpc.nfsd on the host (scripts/deps.sh)"; return 1; }
-	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
-	mount -t tmpfs tmpfs $H/run && mount -t tmpfs tmpfs $H/var/lib/nfs &&
-	mkdir -p $H/var/lib/nfs/rpc_pipefs $H/var/lib/nfs/v4recovery $H/run/rpcbind &&
-	: > $H/var/lib/nfs/etab && : > $H/var/lib/nfs/rmtab || return 1
-	hostrun modprobe -a nfsv4 nfsv3 || return 1
-	mount -t nfsd nfsd /proc/fs/nfsd 2>/dev/null
-	echo 10 > /proc/fs/nfsd/nfsv4leasetime
-	echo 10 > /proc/fs/nfsd/nfsv4gracetime 2>/dev/null
-	hostrun rpcbind -w || return 1
-	hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=0,sync,pnfs "127.0.0.1:$e" || return 1
-	for i in 0 1 2 3; do
-		hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=$((i + 1)),sync \
-			"127.0.0.1:/tmp/ds/s$i" || return 1
-	done
-	hostrun rpc.mountd || return 1
-	hostrun rpc.nfsd 2 || return 1
-	hostrun exportfs -v
-}
-check "nfsd exports exofs (pnfs) and the 4 store directories" nfs_server
+check "4 data servers (store directories) in exofs_pnfs's device table" \
+	pnfs_data_servers /tmp/mkfs.out
+# Two nfsd threads: few enough that nfsd waiting on a recall would hang.
+check "nfsd exports exofs (pnfs) and the 4 store directories" pnfs_nfs_server 4 2
 fail_fast
 
 # The client: the data servers' exports (NFSv3, soft), then the driver
 # with their mount points, then the MDS. Stores 0-2 are mounted and given
 # here; store 3 is left to the driver's mount helper, run at the first
 # GETDEVICEINFO of its device with the device's address.
-DSOPT=vers=3,proto=tcp,soft,timeo=20,retrans=2,nolock
 cat > /tmp/ol-helper <<HELPER
 #!/bin/sh
 # objlayoutdriver helper: NETID UADDR OSDNAME FS-UUID STORE-UUID
@@ -108,8 +71,7 @@ HELPER
 chmod 755 /tmp/ol-helper
 client() {
 	for i in 0 1 2; do
-		mkdir -p $H/tmp/dsm/s$i
-		hostrun /sbin/mount.nfs 127.0.0.1:/tmp/ds/s$i /tmp/dsm/s$i -o $DSOPT || return 1
+		pnfs_ds_mount $i || return 1
 	done
 	insmod /ore/objlayoutdriver.ko || return 1
 	for i in 0 1 2; do
@@ -121,11 +83,7 @@ client() {
 }
 check "objlayoutdriver.ko takes 3 data-server mounts as stores" client
 check "a foreign directory is refused as a store" sh -c "! echo /tmp > $CP/stores"
-mkdir -p $C4
-check "NFSv4.1 mount of the MDS uses LAYOUT_OSD2_OBJECTS" sh -c "
-	hostrun /sbin/mount.nfs4 127.0.0.1:/ $c4 -o vers=4.1 &&
-	grep -A 30 ' $C4 ' /proc/self/mountstats > /tmp/ms; grep -q 'pnfs=LAYOUT_OSD2_OBJECTS' /tmp/ms ||
-	{ head -n 8 /tmp/ms; dmesg | tail -n 5; exit 1; }"
+check "NFSv4.1 mount of the MDS uses LAYOUT_OSD2_OBJECTS" pnfs_mount_mds $c4
 fail_fast
 
 cnt() { cat $CP/$1; }
@@ -175,18 +133,27 @@ diag "driver: writes $(cnt writes) r4w_hits $(cnt r4w_hits) fallbacks $(cnt mds_
 
 # A data server gone: its export withdrawn, the client's soft mount of it
 # fails. Reads are rebuilt from the parity, the failed component is
-# reported to the MDS in LAYOUTRETURN; a write is redone through the MDS.
+# reported to the MDS in LAYOUTRETURN; a write (70000 bytes: every store) is
+# redone through the MDS.
 d0=$(cnt degraded)
+e0=$(cnt ioerrs)
 rep0=$(cat $PP/ioerr_reports)
-check "data server 2 withdrawn: the client reads the file (degraded) right" sh -c "
+if [ "$RAID" = 0 ]; then
+	how="through the MDS: no redundancy"
+	grew="[ \$(cat $CP/ioerrs) -gt $e0 ]"
+else
+	how="degraded"
+	grew="[ \$(cat $CP/degraded) -gt $d0 ]"
+fi
+check "data server 2 withdrawn: the client reads the file ($how) right" sh -c "
 	hostrun exportfs -u 127.0.0.1:/tmp/ds/s2 && echo 3 > /proc/sys/vm/drop_caches &&
-	cmp /tmp/model $C4/big && [ \$(cat $CP/degraded) -gt $d0 ]"
+	cmp /tmp/model $C4/big && $grew"
 check "the MDS got the client's error report (LAYOUTRETURN)" sh -c "
 	for i in \$(seq 1 30); do [ \$(cat $PP/ioerr_reports) -gt $rep0 ] && exit 0; sleep 1; done; exit 1"
 dmesg | grep 'exofs_pnfs:.*client .* error' | tail -n 2 | sed 's/^/# /'
 f0=$(cnt write_redone)
 check "a write while data server 2 is gone is done (through the MDS) and right" sh -c "
-	dd if=/dev/urandom of=/tmp/piece bs=5000 count=1 2>/dev/null &&
+	dd if=/dev/urandom of=/tmp/piece bs=70000 count=1 2>/dev/null &&
 	dd if=/tmp/piece of=/tmp/model bs=1 seek=300000 conv=notrunc 2>/dev/null &&
 	dd if=/tmp/piece of=$C4/big bs=1 seek=300000 conv=notrunc 2>/dev/null && sync &&
 	hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=3,sync 127.0.0.1:/tmp/ds/s2 &&
@@ -194,6 +161,37 @@ check "a write while data server 2 is gone is done (through the MDS) and right" 
 diag "driver: write_redone $f0 -> $(cnt write_redone), ioerrs $(cnt ioerrs), degraded $(cnt degraded)"
 check "that write failed on the data server and was redone through the MDS" [ "$(cnt write_redone)" -gt "$f0" ]
 
+# A stale clean page in the client's cache: the MDS writes 4 KiB at 484K
+# (stripe 10, column 0, page row 1 with 16K units over 3 data columns)
+# after the client cached the file; the client then writes page row 1 of
+# column 1 (500K). Read-4-write needs column 0's row: from the client's
+# cache (r4w_cache=1) it is the old data, and the stripe's parity no longer
+# matches what is stored (fsck.exofs at the end fails); read from the data
+# servers (the default) it is right.
+stale() {
+	dd if=/dev/urandom of=/tmp/p1 bs=4096 count=1 2>/dev/null &&
+	dd if=/dev/urandom of=/tmp/p2 bs=3000 count=1 2>/dev/null || return 1
+	# (the guest's /tmp is the host share's.) One process keeps the client's file open throughout (no revalidation
+	# at open): it reads it, writes the MDS's page, then its own bytes.
+	hostrun python3 -c "
+import os
+c = os.open('$c4/big', os.O_RDWR)
+while os.read(c, 1 << 20):
+	pass
+m = os.open('$e/big', os.O_WRONLY)
+os.pwrite(m, open('/tmp/p1', 'rb').read(), 495616)
+os.fsync(m)
+os.close(m)
+os.pwrite(c, open('/tmp/p2', 'rb').read(), 512000)
+os.fsync(c)
+os.close(c)" || return 1
+	dd if=/tmp/p1 of=/tmp/model bs=4096 seek=121 conv=notrunc 2>/dev/null &&
+	dd if=/tmp/p2 of=/tmp/model bs=1 seek=512000 conv=notrunc 2>/dev/null &&
+	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/model $E/big
+}
+case " $ORE_ARGS " in *" r4w_cache "*) echo 1 > $CP/r4w_cache ;; esac
+check "an MDS write, then a client write in the same stripe: right on the MDS" stale
+diag "driver: r4w_cache $(cnt r4w_cache) r4w_hits $(cnt r4w_hits)"
 check "a local write on the MDS (recalls the client's layout) and the client sees it" sh -c "
 	echo local > $E/big && sleep 1 && echo 3 > /proc/sys/vm/drop_caches &&
 	[ \"\$(cat $C4/big)\" = local ]"

@@ -17,15 +17,12 @@
 # nfs-kernel-server on the host; make nfsd first.
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
+. /ore/tests/pnfs_lib.sh
 
 ktap_plan 22
 
-H=$ORE_HOST
-e=/tmp/nfsexp
 c4=/tmp/nfs4
-E=$H$e
 C4=$H$c4
-PP=/sys/module/exofs_pnfs/parameters
 MPLOG=/tmp/modprobe.log
 
 if [ ! -e /ore/nfsd/nfsd.ko ] || [ ! -e /ore/exofs_pnfs.ko ]; then
@@ -64,23 +61,7 @@ set_devices() {
 }
 check "a data-server address for each of the 4 stores (devices parameter)" set_devices
 
-nfs_server() {
-	have_host rpc.nfsd || { echo "no rpc.nfsd on the host (scripts/deps.sh)"; return 1; }
-	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
-	mount -t tmpfs tmpfs $H/run && mount -t tmpfs tmpfs $H/var/lib/nfs &&
-	mkdir -p $H/var/lib/nfs/rpc_pipefs $H/var/lib/nfs/v4recovery $H/run/rpcbind &&
-	: > $H/var/lib/nfs/etab && : > $H/var/lib/nfs/rmtab || return 1
-	hostrun modprobe nfsv4 || return 1
-	mount -t nfsd nfsd /proc/fs/nfsd 2>/dev/null
-	echo 10 > /proc/fs/nfsd/nfsv4leasetime
-	echo 10 > /proc/fs/nfsd/nfsv4gracetime 2>/dev/null
-	hostrun rpcbind -w || return 1
-	hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=0,sync,pnfs "127.0.0.1:$e" || return 1
-	hostrun rpc.mountd || return 1
-	hostrun rpc.nfsd 2 || return 1
-	hostrun exportfs -v
-}
-check "the patched nfsd exports exofs with the pnfs option" nfs_server
+check "the patched nfsd exports exofs with the pnfs option" pnfs_nfs_server 0 2
 diag "$(hostrun exportfs -v 2>&1 | tr '\n' ' ')"
 fail_fast
 

@@ -1,0 +1,91 @@
+#!/bin/sh
+# The pNFS objects-layout set-up in one guest, shared by
+# tests/guest/exofs_pnfs_client.sh and bench/pnfs.sh (docs/pnfs.md): an
+# exofs mounted at $E is the metadata server (the patched nfsd.ko and
+# exofs_pnfs.ko), its store directories are bind-mounted under
+# $H/tmp/ds/sN and exported with NFSv3 by the same nfsd (the data
+# servers, 127.0.0.1), the client mounts them under $H/tmp/dsm/sN.
+# Source it after lib.sh and exofs_lib.sh.
+
+H=$ORE_HOST
+e=/tmp/nfsexp
+E=$H$e
+PP=/sys/module/exofs_pnfs/parameters
+CP=/sys/module/objlayoutdriver/parameters
+DSOPT=vers=3,proto=tcp,soft,timeo=20,retrans=2,nolock
+
+# pnfs_built: are nfsd.ko, exofs_pnfs.ko and objlayoutdriver.ko packed?
+pnfs_built() {
+	[ -e /ore/nfsd/nfsd.ko ] && [ -e /ore/exofs_pnfs.ko ] &&
+		[ -e /ore/objlayoutdriver.ko ]
+}
+
+# pnfs_load_nfsd: nfsd's dependencies from the image's modules, then the
+# patched nfsd.ko before anything can load Debian's, then exofs_pnfs.ko.
+pnfs_load_nfsd() {
+	hostrun modprobe -a sunrpc grace lockd nfs_acl auth_rpcgss || return 1
+	insmod /ore/nfsd/nfsd.ko && insmod /ore/exofs_pnfs.ko
+}
+
+# pnfs_data_servers MKFS_OUT: bind-mount each of $EXOFS_STORES at
+# $H/tmp/ds/sN and give exofs_pnfs each store's address (tcp 127.0.0.1
+# port 2049, /tmp/ds/sN) by the UUIDs of mkfs.exofs's output MKFS_OUT.
+pnfs_data_servers() {
+	local out=$1 i=0 s uuid path n
+	for s in $EXOFS_STORES; do
+		mkdir -p $H/tmp/ds/s$i && mount --bind "$s" $H/tmp/ds/s$i || return 1
+		i=$((i + 1))
+	done
+	awk '$3 == "uuid" { print $4, $2 }' "$out" > /tmp/devs
+	[ "$(wc -l < /tmp/devs)" = "$i" ] || return 1
+	while read -r uuid path; do
+		n=${path##*/s}
+		echo "$uuid tcp 127.0.0.1.8.1 /tmp/ds/s$n" > $PP/devices || return 1
+	done < /tmp/devs
+	cat $PP/devices
+}
+
+# pnfs_nfs_server NSTORES THREADS: the host's NFS user space (through the
+# 9p share) over tmpfs /run and /var/lib/nfs, lease and grace 10 s; exports
+# $e (fsid=0, pnfs) and the NSTORES store directories (NFSv3 data
+# servers); rpc.nfsd with THREADS threads.
+pnfs_nfs_server() {
+	local n=$1 threads=$2 i
+	have_host rpc.nfsd || { echo "no rpc.nfsd on the host (scripts/deps.sh)"; return 1; }
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+	mount -t tmpfs tmpfs $H/run && mount -t tmpfs tmpfs $H/var/lib/nfs &&
+	mkdir -p $H/var/lib/nfs/rpc_pipefs $H/var/lib/nfs/v4recovery $H/run/rpcbind &&
+	: > $H/var/lib/nfs/etab && : > $H/var/lib/nfs/rmtab || return 1
+	hostrun modprobe -a nfsv4 nfsv3 || return 1
+	mount -t nfsd nfsd /proc/fs/nfsd 2>/dev/null
+	echo 10 > /proc/fs/nfsd/nfsv4leasetime
+	echo 10 > /proc/fs/nfsd/nfsv4gracetime 2>/dev/null
+	hostrun rpcbind -w || return 1
+	hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=0,sync,pnfs "127.0.0.1:$e" || return 1
+	i=0
+	while [ $i -lt "$n" ]; do
+		hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=$((i + 1)),sync \
+			"127.0.0.1:/tmp/ds/s$i" || return 1
+		i=$((i + 1))
+	done
+	hostrun rpc.mountd || return 1
+	hostrun rpc.nfsd "$threads" || return 1
+	hostrun exportfs -v
+}
+
+# pnfs_ds_mount I: the client's NFSv3 mount of data server I at
+# $H/tmp/dsm/sI.
+pnfs_ds_mount() {
+	mkdir -p $H/tmp/dsm/s$1 &&
+		hostrun /sbin/mount.nfs 127.0.0.1:/tmp/ds/s$1 /tmp/dsm/s$1 -o $DSOPT
+}
+
+# pnfs_mount_mds MNT: the client's NFSv4.1 mount of the MDS at $H$MNT;
+# fails unless it uses the objects layout.
+pnfs_mount_mds() {
+	mkdir -p $H$1 &&
+	hostrun /sbin/mount.nfs4 127.0.0.1:/ "$1" -o vers=4.1 &&
+	grep -A 30 " $H$1 " /proc/self/mountstats > /tmp/ms &&
+	grep -q 'pnfs=LAYOUT_OSD2_OBJECTS' /tmp/ms ||
+		{ head -n 8 /tmp/ms; dmesg | tail -n 5; return 1; }
+}
