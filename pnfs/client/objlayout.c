@@ -127,14 +127,25 @@ struct objlayout {
  * @layout: the ORE layout of the data map
  * @oc: the components (@stores, first_dev 0)
  * @ids: each component's object id on the wire (error reports)
+ * @ready: every component has its store (ol_seg_prepare())
+ * @prepare: serializes ol_seg_prepare()
  * @devs: each component's device node (NULL for a missing component)
  * @stores: each component's store
+ *
+ * The devices are looked up (GETDEVICEINFO) when the segment is first
+ * used for I/O, as flexfiles does, not while NFS processes the LAYOUTGET
+ * reply: that still holds the LAYOUTGET's session slot, and a
+ * GETDEVICEINFO waiting there for a state recovery, which drains the
+ * slots first, never ends (seen with two clients recalling each other's
+ * layouts).
  */
 struct objlayout_seg {
 	struct pnfs_layout_segment lseg;
 	struct ore_layout layout;
 	struct ore_components oc;
 	struct pnfs_osd_objid *ids;
+	bool ready;
+	struct mutex prepare;
 	struct nfs4_deviceid_node **devs;
 	struct ore_store *stores[];
 };
@@ -324,9 +335,9 @@ static struct pnfs_layout_segment *ol_alloc_lseg(struct pnfs_layout_hdr *hdr,
 	}
 	seg->oc.oid = comps[0].oc_object_id.oid_object_id;
 	seg->oc.stores = seg->stores;
+	mutex_init(&seg->prepare);
 	for (i = 0; i < n; i++) {
 		const struct pnfs_osd_objid *id = &comps[i].oc_object_id;
-		struct nfs4_deviceid_node *node;
 
 		seg->ids[i] = *id;
 		if (id->oid_object_id != seg->oc.oid || id->oid_partition_id) {
@@ -343,17 +354,7 @@ static struct pnfs_layout_segment *ol_alloc_lseg(struct pnfs_layout_hdr *hdr,
 				seg->stores[i] = NULL;
 				goto out;
 			}
-			continue;
 		}
-		node = ol_get_dev(hdr, id, gfp);
-		if (IS_ERR(node)) {
-			ret = PTR_ERR(node);
-			goto out;
-		}
-		seg->devs[i] = node;
-		seg->stores[i] = container_of(node, struct objlayout_dev,
-					      node)->store;
-		ore_store_get(seg->stores[i]);
 	}
 	atomic64_inc(&objlayout_cnt[OL_LAYOUTS]);
 	kfree(comps);
@@ -375,13 +376,44 @@ out:
 	if (seg)
 		ol_free_seg(seg);
 	/*
-	 * -ENODEV (our devices are not here) and -EINVAL (a layout we cannot
-	 * use) are not fatal to NFS: it holds no layout and the I/O goes to
-	 * the MDS, which recalls nothing from us when it writes. (An
-	 * unavailable segment, as blocklayout returns, keeps the layout held:
-	 * the MDS's write of our own pages then waited for its recall.)
+	 * -EINVAL (a layout we cannot use) is not fatal to NFS: it holds no
+	 * layout and the I/O goes to the MDS.
 	 */
 	return ERR_PTR(ret);
+}
+
+/*
+ * Look up the device (and so the store) of every component of @seg that
+ * has none yet; 0, or -ENODEV when a device has no store here.
+ */
+static int ol_seg_prepare(struct objlayout_seg *seg,
+			  struct pnfs_layout_hdr *hdr)
+{
+	int ret = 0;
+	u32 i;
+
+	if (smp_load_acquire(&seg->ready))
+		return 0;
+	mutex_lock(&seg->prepare);
+	for (i = 0; i < seg->oc.numdevs && !seg->ready; i++) {
+		struct nfs4_deviceid_node *node;
+
+		if (seg->stores[i])
+			continue;	/* a missing component, or done */
+		node = ol_get_dev(hdr, &seg->ids[i], GFP_NOFS);
+		if (IS_ERR(node)) {
+			ret = PTR_ERR(node);
+			break;
+		}
+		seg->devs[i] = node;
+		seg->stores[i] = container_of(node, struct objlayout_dev,
+					      node)->store;
+		ore_store_get(seg->stores[i]);
+	}
+	if (!ret)
+		smp_store_release(&seg->ready, true);
+	mutex_unlock(&seg->prepare);
+	return ret;
 }
 
 /* ------------------------------------------------------------- errors */
@@ -526,7 +558,8 @@ static enum pnfs_try_status ol_read_pagelist(struct nfs_pgio_header *hdr)
 	struct ol_io *io;
 	int err;
 
-	if ((offset | hdr->args.pgbase) & ~PAGE_MASK || !count)
+	if ((offset | hdr->args.pgbase) & ~PAGE_MASK || !count ||
+	    !smp_load_acquire(&seg->ready))
 		goto mds;
 	io = kzalloc(sizeof(*io), GFP_NOIO);
 	if (!io)
@@ -709,7 +742,7 @@ static enum pnfs_try_status ol_write_pagelist(struct nfs_pgio_header *hdr,
 	struct ol_io *io;
 	int err;
 
-	if (!hdr->args.count ||
+	if (!hdr->args.count || !smp_load_acquire(&seg->ready) ||
 	    (hdr->args.pgbase & ~PAGE_MASK) != (offset & ~PAGE_MASK))
 		goto mds;
 	/*
@@ -770,10 +803,27 @@ mds:
 /* ------------------------------------------------------ page I/O setup */
 
 /* No layout for this I/O (none given, or one we cannot use): the MDS does it. */
-static void ol_pg_count_mds(struct nfs_pageio_descriptor *pgio)
+/*
+ * After NFS chose the segment of an I/O: no segment, or one whose devices
+ * are not all here, sends the I/O to the MDS. The latter layout is marked
+ * for return and failed for its iomode, so that NFS does not ask again at
+ * once (PNFS_LAYOUTGET_RETRY_TIMEOUT), as blocklayout does.
+ */
+static void ol_pg_check(struct nfs_pageio_descriptor *pgio, bool write)
 {
-	if (!pgio->pg_lseg)
-		atomic64_inc(&objlayout_cnt[OL_MDS_FALLBACKS]);
+	struct pnfs_layout_segment *lseg = pgio->pg_lseg;
+
+	if (lseg && !ol_seg_prepare(OL_SEG(lseg), lseg->pls_layout))
+		return;
+	atomic64_inc(&objlayout_cnt[OL_MDS_FALLBACKS]);
+	if (lseg) {
+		pnfs_error_mark_layout_for_return(pgio->pg_inode, lseg);
+		pnfs_set_lo_fail(lseg);
+		if (write)
+			nfs_pageio_reset_write_mds(pgio);
+		else
+			nfs_pageio_reset_read_mds(pgio);
+	}
 }
 
 static void ol_pg_init_read(struct nfs_pageio_descriptor *pgio,
@@ -784,7 +834,7 @@ static void ol_pg_init_read(struct nfs_pageio_descriptor *pgio,
 		return;
 	}
 	pnfs_generic_pg_init_read(pgio, req);
-	ol_pg_count_mds(pgio);
+	ol_pg_check(pgio, false);
 }
 
 static void ol_pg_init_write(struct nfs_pageio_descriptor *pgio,
@@ -800,7 +850,7 @@ static void ol_pg_init_write(struct nfs_pageio_descriptor *pgio,
 	if (isize > req_offset(req) + want)
 		want = isize - req_offset(req);
 	pnfs_generic_pg_init_write(pgio, req, want);
-	ol_pg_count_mds(pgio);
+	ol_pg_check(pgio, true);
 }
 
 static const struct nfs_pageio_ops ol_pg_read_ops = {
