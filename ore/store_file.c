@@ -117,7 +117,8 @@ struct ore_file_store {
  * @fo: the backing file
  * @fs: the store
  * @done: bytes transferred so far
- * @work: runs the buffered part on &ore_file_store.wq
+ * @retried: second try of the request, after a stale backing file
+ * @work: runs the buffered part (or the retry) on &ore_file_store.wq
  */
 struct ore_file_io {
 	struct kiocb iocb;
@@ -126,6 +127,7 @@ struct ore_file_io {
 	struct ore_file_obj *fo;
 	struct ore_file_store *fs;
 	u32 done;
+	bool retried;
 	struct work_struct work;
 };
 
@@ -396,11 +398,46 @@ static void ore_file_zero_tail(struct ore_store_io *sio, u32 from)
 	iov_iter_zero(sio->len - from, &iter);
 }
 
+static void __ore_file_start(struct ore_store_io *sio, bool retried);
+
+/*
+ * A backing file that went stale (-ESTALE: on NFS, the object's file was
+ * removed and made again, by the metadata server or another client, since
+ * we opened it): forget the open file, unless a newer one is cached
+ * already, and start the request once more on a fresh open.
+ */
+static void ore_file_retry_work(struct work_struct *work)
+{
+	struct ore_file_io *fio = container_of(work, struct ore_file_io, work);
+	struct ore_file_store *fs = fio->fs;
+	struct ore_store_io *sio = fio->sio;
+	struct ore_file_obj *fo;
+
+	spin_lock(&fs->lock);
+	fo = ore_file_lookup(fs, sio->oid);
+	if (fo && fo == fio->fo)
+		ore_file_unhash(fs, fo);
+	else if (fo)
+		fo = NULL;	/* a newer open file: keep it */
+	spin_unlock(&fs->lock);
+	if (fo) {
+		ore_file_obj_put(fo, false);	/* the lookup's */
+		ore_file_obj_put(fo, true);	/* the cache's */
+	}
+	ore_file_io_put(fio);
+	__ore_file_start(sio, true);
+}
+
 /* Complete @fio's request with @error and drop the completion's ref. */
 static void ore_file_io_finish(struct ore_file_io *fio, long error)
 {
 	struct ore_store_io *sio = fio->sio;
 
+	if (error == -ESTALE && !fio->retried) {
+		INIT_WORK(&fio->work, ore_file_retry_work);
+		queue_work(fio->fs->wq, &fio->work);
+		return;
+	}
 	switch (error) {
 	case 0:
 		break;
@@ -687,8 +724,11 @@ static void ore_file_submit(struct ore_store_io *sio)
 	ore_file_start(sio);
 }
 
-/* Open the object and start @sio: direct when aligned, else buffered. */
-static void ore_file_start(struct ore_store_io *sio)
+/*
+ * Open the object and start @sio: direct when aligned, else buffered.
+ * @retried: this is the second try after a stale backing file.
+ */
+static void __ore_file_start(struct ore_store_io *sio, bool retried)
 {
 	struct ore_file_store *fs = to_file_store(sio->store);
 	const struct cred *old_cred;
@@ -733,6 +773,7 @@ static void ore_file_start(struct ore_store_io *sio)
 	fio->sio = sio;
 	fio->fo = fo;
 	fio->fs = fs;
+	fio->retried = retried;
 	INIT_WORK(&fio->work, ore_file_io_work);
 
 	if (ore_file_dio_ok(fo, sio)) {
@@ -744,6 +785,11 @@ static void ore_file_start(struct ore_store_io *sio)
 	}
 out:
 	memalloc_nofs_restore(nofs);
+}
+
+static void ore_file_start(struct ore_store_io *sio)
+{
+	__ore_file_start(sio, false);
 }
 
 /* --------------------------------------------------------------------

@@ -23,7 +23,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 27
+ktap_plan 29
 
 RAID=5
 for a in $ORE_ARGS; do
@@ -198,6 +198,23 @@ check "a local write on the MDS (recalls the client's layout) and the client see
 check "many files by the client, compared on the MDS" sh -c "
 	mkdir $C4/d && for i in \$(seq 1 20); do head -c \$((i * 7001)) /tmp/big > $C4/d/f\$i; done && sync &&
 	for i in \$(seq 1 20); do head -c \$((i * 7001)) /tmp/big | cmp - $E/d/f\$i || exit 1; done"
+# A file removed and made again gets the same inode number, so the same
+# object id: the client's file store holds the old component files open
+# (stale handles on the data servers). It reopens them (-ESTALE retried)
+# instead of failing the components.
+rd0=$(cnt write_redone) e0=$(cnt ioerrs)
+again() {
+	head -c 300000 /tmp/big > $C4/again && sync && i1=$(stat -c %i $E/again) &&
+	cat $C4/again > /dev/null && rm $C4/again && sync &&
+	tail -c 300000 /tmp/big > $C4/again && sync && i2=$(stat -c %i $E/again) &&
+	echo "inode $i1 then $i2" && [ "$i1" = "$i2" ] &&
+	echo 3 > /proc/sys/vm/drop_caches && tail -c 300000 /tmp/big | cmp - $E/again &&
+	tail -c 300000 /tmp/big | cmp - $C4/again
+}
+check "a file made again with the same object id is written and read right by the client" again
+check "without a component error (stale backing files reopened)" \
+	sh -c "[ $(cnt write_redone) = $rd0 ] && [ $(cnt ioerrs) = $e0 ]"
+
 # No store for a device (the driver reloaded with stores 0-2 only, no
 # helper; the unload empties NFS's device cache): no layout is held, the I/O
 # goes through the MDS (mds_fallbacks), and the MDS's own writes of it
