@@ -145,7 +145,7 @@ struct objlayout_seg {
 	struct ore_components oc;
 	struct pnfs_osd_objid *ids;
 	bool ready;
-	struct mutex prepare;
+	struct mutex prepare;	/* ol_seg_prepare() */
 	struct nfs4_deviceid_node **devs;
 	struct ore_store *stores[];
 };
@@ -392,6 +392,7 @@ static int ol_seg_prepare(struct objlayout_seg *seg,
 	int ret = 0;
 	u32 i;
 
+	/* ready is set after the stores: seeing it, see them */
 	if (smp_load_acquire(&seg->ready))
 		return 0;
 	mutex_lock(&seg->prepare);
@@ -410,7 +411,7 @@ static int ol_seg_prepare(struct objlayout_seg *seg,
 					      node)->store;
 		ore_store_get(seg->stores[i]);
 	}
-	if (!ret)
+	if (!ret)	/* the stores before ready (ol_seg_prepare()) */
 		smp_store_release(&seg->ready, true);
 	mutex_unlock(&seg->prepare);
 	return ret;
@@ -558,6 +559,7 @@ static enum pnfs_try_status ol_read_pagelist(struct nfs_pgio_header *hdr)
 	struct ol_io *io;
 	int err;
 
+	/* ready: the stores are set (ol_seg_prepare()) */
 	if ((offset | hdr->args.pgbase) & ~PAGE_MASK || !count ||
 	    !smp_load_acquire(&seg->ready))
 		goto mds;
@@ -742,6 +744,7 @@ static enum pnfs_try_status ol_write_pagelist(struct nfs_pgio_header *hdr,
 	struct ol_io *io;
 	int err;
 
+	/* ready: the stores are set (ol_seg_prepare()) */
 	if (!hdr->args.count || !smp_load_acquire(&seg->ready) ||
 	    (hdr->args.pgbase & ~PAGE_MASK) != (offset & ~PAGE_MASK))
 		goto mds;
