@@ -85,6 +85,16 @@ module_param_named(r4w_cache, ol_r4w_cache, bool, 0644);
 MODULE_PARM_DESC(r4w_cache,
 		 "read-4-write may use clean cached pages (only safe with one writer of the file, no MDS writes)");
 
+/*
+ * Bytes NFS may gather into one read or write through a layout. NFS's own
+ * limit is the MDS's rsize/wsize, which nfsd sizes by its memory (256K on
+ * a 1 GiB machine); the layout's I/O does not go to the MDS, and every
+ * write ends with the data servers' sync, so fewer bigger ones are better.
+ */
+static unsigned int ol_max_io = 4 << 20;
+module_param_named(max_io, ol_max_io, uint, 0644);
+MODULE_PARM_DESC(max_io, "largest read or write through a layout, bytes (default 4 MiB)");
+
 static bool ol_mds_only;
 module_param_named(mds_only, ol_mds_only, bool, 0644);
 MODULE_PARM_DESC(mds_only,
@@ -816,8 +826,14 @@ static void ol_pg_check(struct nfs_pageio_descriptor *pgio, bool write)
 {
 	struct pnfs_layout_segment *lseg = pgio->pg_lseg;
 
-	if (lseg && !ol_seg_prepare(OL_SEG(lseg), lseg->pls_layout))
+	if (lseg && !ol_seg_prepare(OL_SEG(lseg), lseg->pls_layout)) {
+		struct nfs_pgio_mirror *mirror = nfs_pgio_current_mirror(pgio);
+		size_t max = round_down(READ_ONCE(ol_max_io), PAGE_SIZE);
+
+		if (max > mirror->pg_bsize)
+			mirror->pg_bsize = max;
 		return;
+	}
 	atomic64_inc(&objlayout_cnt[OL_MDS_FALLBACKS]);
 	if (lseg) {
 		pnfs_error_mark_layout_for_return(pgio->pg_inode, lseg);
