@@ -76,19 +76,28 @@ int exofs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 }
 
 /*
+ * Is this one of nfsd's threads? They are kernel threads named "nfsd"
+ * (fs/nfsd/nfssvc.c); nothing else names them to a filesystem.
+ */
+static bool exofs_in_nfsd(void)
+{
+	return (current->flags & PF_KTHREAD) &&
+	       !strcmp(current->comm, "nfsd");
+}
+
+/*
  * A local write (or one of nfsd's, through the MDS) conflicts with the
  * pNFS layouts of the file: recall them and wait until they are returned
- * (their holders write the components directly). Kernel threads, nfsd's
- * above all, do not wait: the clients' answers to the recall arrive on
- * connections that nfsd's own threads read, so a few writes of a client
- * through the MDS would hold every thread while its answer waits unread.
- * They get -EWOULDBLOCK once the recall is started; nfsd answers
- * NFS4ERR_DELAY and the client sends the write again.
+ * (their holders write the components directly). nfsd's threads do not
+ * wait: the clients' answers to the recall arrive on connections that
+ * nfsd's own threads read, so a few writes of a client through the MDS
+ * would hold every thread while its answer waits unread. They get
+ * -EWOULDBLOCK once the recall is started; nfsd answers NFS4ERR_DELAY and
+ * the client sends the write again.
  */
 static ssize_t exofs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	int err = break_layout(file_inode(iocb->ki_filp),
-			       !(current->flags & PF_KTHREAD));
+	int err = break_layout(file_inode(iocb->ki_filp), !exofs_in_nfsd());
 
 	if (err)
 		return err;

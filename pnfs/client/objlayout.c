@@ -439,6 +439,8 @@ static void ol_io_error(struct ore_io_state *ios, u32 comp,
 	bool write = ios->kind == ORE_IO_WRITE;
 	struct pnfs_osd_ioerr *e;
 
+	if (error == -ENODEV)
+		return;	/* a component the layout says is missing: not tried */
 	atomic64_inc(&objlayout_cnt[OL_IOERRS]);
 	pr_warn_ratelimited("inode %lu: %s error %d on object 0x%llx component %u (%s), object offset %llu\n",
 			    io->hdr->inode->i_ino, write ? "write" : "read",
