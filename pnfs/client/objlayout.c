@@ -438,6 +438,7 @@ static void ol_io_error(struct ore_io_state *ios, u32 comp,
 	struct objlayout_seg *seg = io->seg;
 	bool write = ios->kind == ORE_IO_WRITE;
 	struct pnfs_osd_ioerr *e;
+	unsigned long flags;
 
 	if (error == -ENODEV)
 		return;	/* a component the layout says is missing: not tried */
@@ -447,7 +448,7 @@ static void ol_io_error(struct ore_io_state *ios, u32 comp,
 			    error, seg->oc.oid, comp, store->name, offset);
 	if (comp >= seg->oc.numdevs || seg->stores[comp] != store)
 		return;	/* not a store of this layout: nothing to name */
-	spin_lock(&lo->lock);
+	spin_lock_irqsave(&lo->lock, flags);	/* ORE's completion context */
 	if (lo->nr_errs < OL_MAX_ERRS) {
 		e = &lo->errs[lo->nr_errs++];
 		e->oer_component = seg->ids[comp];
@@ -457,7 +458,7 @@ static void ol_io_error(struct ore_io_state *ios, u32 comp,
 		e->oer_iswrite = write;
 		e->oer_errno = pnfs_osd_errno_from_linux(error);
 	}
-	spin_unlock(&lo->lock);
+	spin_unlock_irqrestore(&lo->lock, flags);
 }
 
 /* Encode the reports taken by ol_prepare_layoutreturn() (lrf_body). */
@@ -506,11 +507,11 @@ static int ol_prepare_layoutreturn(struct nfs4_layoutreturn_args *args)
 	tmp = kzalloc(sizeof(*tmp), GFP_NOFS);
 	if (!tmp)
 		return -ENOMEM;
-	spin_lock(&lo->lock);
+	spin_lock_irq(&lo->lock);
 	tmp->nr_errs = lo->nr_errs;
 	memcpy(tmp->errs, lo->errs, lo->nr_errs * sizeof(lo->errs[0]));
 	lo->nr_errs = 0;
-	spin_unlock(&lo->lock);
+	spin_unlock_irq(&lo->lock);
 	args->ld_private->ops = &ol_layoutreturn_ops;
 	args->ld_private->data = tmp;
 	return 0;
@@ -611,7 +612,7 @@ static bool ol_try_slot(struct objlayout *lo, struct ol_io *io)
 	bool ok = true;
 	unsigned int i, j;
 
-	spin_lock(&lo->lock);
+	spin_lock_irq(&lo->lock);	/* ol_put_slot() runs in ORE's completion */
 	list_for_each_entry(other, &lo->wb_list, node)
 		for (i = 0; i < other->nr_pstripe; i++)
 			for (j = 0; j < io->nr_pstripe; j++)
@@ -622,7 +623,7 @@ static bool ol_try_slot(struct objlayout *lo, struct ol_io *io)
 		if (io->nr_pstripe)
 			list_add_tail(&io->node, &lo->wb_list);
 	}
-	spin_unlock(&lo->lock);
+	spin_unlock_irq(&lo->lock);
 	return ok;
 }
 
