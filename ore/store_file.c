@@ -118,7 +118,9 @@ struct ore_file_store {
  * @fs: the store
  * @done: bytes transferred so far
  * @retried: second try of the request, after a stale backing file
- * @work: runs the buffered part (or the retry) on &ore_file_store.wq
+ * @work: runs the buffered part on &ore_file_store.wq
+ * @retry: runs ore_file_retry_work() on &ore_file_store.wq (a work item of
+ *	its own: the buffered part may be what failed, from inside @work)
  */
 struct ore_file_io {
 	struct kiocb iocb;
@@ -129,6 +131,7 @@ struct ore_file_io {
 	u32 done;
 	bool retried;
 	struct work_struct work;
+	struct work_struct retry;
 };
 
 static atomic_t ore_file_store_ids = ATOMIC_INIT(0);
@@ -408,21 +411,22 @@ static void __ore_file_start(struct ore_store_io *sio, bool retried);
  */
 static void ore_file_retry_work(struct work_struct *work)
 {
-	struct ore_file_io *fio = container_of(work, struct ore_file_io, work);
+	struct ore_file_io *fio = container_of(work, struct ore_file_io, retry);
 	struct ore_file_store *fs = fio->fs;
 	struct ore_store_io *sio = fio->sio;
 	struct ore_file_obj *fo;
+	bool stale;
 
 	spin_lock(&fs->lock);
 	fo = ore_file_lookup(fs, sio->oid);
-	if (fo && fo == fio->fo)
+	stale = fo == fio->fo;	/* else a newer open file (or none): keep it */
+	if (fo && stale)
 		ore_file_unhash(fs, fo);
-	else if (fo)
-		fo = NULL;	/* a newer open file: keep it */
 	spin_unlock(&fs->lock);
 	if (fo) {
 		ore_file_obj_put(fo, false);	/* the lookup's */
-		ore_file_obj_put(fo, true);	/* the cache's */
+		if (stale)
+			ore_file_obj_put(fo, true);	/* the cache's */
 	}
 	ore_file_io_put(fio);
 	__ore_file_start(sio, true);
@@ -434,8 +438,7 @@ static void ore_file_io_finish(struct ore_file_io *fio, long error)
 	struct ore_store_io *sio = fio->sio;
 
 	if (error == -ESTALE && !fio->retried) {
-		INIT_WORK(&fio->work, ore_file_retry_work);
-		queue_work(fio->fs->wq, &fio->work);
+		queue_work(fio->fs->wq, &fio->retry);
 		return;
 	}
 	switch (error) {
@@ -775,6 +778,7 @@ static void __ore_file_start(struct ore_store_io *sio, bool retried)
 	fio->fs = fs;
 	fio->retried = retried;
 	INIT_WORK(&fio->work, ore_file_io_work);
+	INIT_WORK(&fio->retry, ore_file_retry_work);
 
 	if (ore_file_dio_ok(fo, sio)) {
 		old_cred = override_creds(fs->cred);
