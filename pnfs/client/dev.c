@@ -325,7 +325,7 @@ struct nfs4_deviceid_node *objlayout_alloc_deviceid_node(struct nfs_server *serv
 	struct pnfs_osd_deviceaddr da;
 	struct pnfs_osd_xdr_err xerr = {};
 	struct objlayout_dev *dev;
-	u32 len = pdev->mincount, done = 0;
+	u32 len = pdev->mincount;
 	uuid_t fs_uuid, st_uuid;
 	u8 *buf;
 	int ret;
@@ -336,17 +336,10 @@ struct nfs4_deviceid_node *objlayout_alloc_deviceid_node(struct nfs_server *serv
 			NFS4_DEVICEID4_SIZE, pdev->dev_id.data, len);
 		return NULL;
 	}
-	buf = kmalloc(len, gfp);
+	buf = objlayout_flatten(pdev->pages, len, gfp);
 	dev = kzalloc(sizeof(*dev), gfp);
 	if (!buf || !dev)
 		goto out_free;
-	while (done < len) {
-		u32 n = min_t(u32, len - done, PAGE_SIZE);
-
-		memcpy_from_page(buf + done, pdev->pages[done >> PAGE_SHIFT],
-				 0, n);
-		done += n;
-	}
 	ret = pnfs_osd_xdr_decode_deviceaddr(buf, len, &da, &xerr);
 	if (ret < 0) {
 		pr_warn("device %*phN: malformed device address: %s %s at byte %u\n",

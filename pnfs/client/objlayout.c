@@ -269,8 +269,15 @@ unavailable:
 	return ERR_PTR(-ENODEV);
 }
 
-/* Copy the @len bytes of a reply held in @pages into a flat buffer. */
-static u8 *ol_flatten(struct page **pages, u32 len, gfp_t gfp)
+/**
+ * objlayout_flatten - copy a reply body held in pages into a flat buffer
+ * @pages: the reply's pages
+ * @len: its length in bytes
+ * @gfp: allocation flags
+ *
+ * Return: the buffer (kfree() it), or NULL without memory.
+ */
+u8 *objlayout_flatten(struct page **pages, u32 len, gfp_t gfp)
 {
 	u8 *buf = kmalloc(len ?: 1, gfp);
 	u32 done = 0;
@@ -300,7 +307,7 @@ static struct pnfs_layout_segment *ol_alloc_lseg(struct pnfs_layout_hdr *hdr,
 	u8 *buf;
 	int ret;
 
-	buf = ol_flatten(lgr->layoutp->pages, len, gfp);
+	buf = objlayout_flatten(lgr->layoutp->pages, len, gfp);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 	ret = pnfs_osd_xdr_decode_layout(buf, len, &lo, NULL, 0, &xerr);
@@ -519,7 +526,8 @@ static int ol_prepare_layoutreturn(struct nfs4_layoutreturn_args *args)
 
 /* -------------------------------------------------------------- reads */
 
-static void ol_read_cleanup(struct work_struct *work)
+/* NFS's completion of a read or write through a layout, in process context. */
+static void ol_io_cleanup(struct work_struct *work)
 {
 	struct rpc_task *task = container_of(work, struct rpc_task,
 					     u.tk_work);
@@ -527,7 +535,10 @@ static void ol_read_cleanup(struct work_struct *work)
 						   struct nfs_pgio_header,
 						   task);
 
-	pnfs_ld_read_done(hdr);
+	if (hdr->rw_mode & FMODE_WRITE)
+		pnfs_ld_write_done(hdr);
+	else
+		pnfs_ld_read_done(hdr);
 }
 
 static void ol_read_done(struct ore_io_state *ios, void *private)
@@ -559,7 +570,7 @@ static void ol_read_done(struct ore_io_state *ios, void *private)
 	hdr->task.tk_status = err;
 	ore_put_io_state(ios);
 	kfree(io);
-	INIT_WORK(&hdr->task.u.tk_work, ol_read_cleanup);
+	INIT_WORK(&hdr->task.u.tk_work, ol_io_cleanup);
 	schedule_work(&hdr->task.u.tk_work);
 }
 
@@ -697,17 +708,6 @@ static const struct ore_r4w_ops ol_r4w_ops = {
 	.put_page = ol_r4w_put_page,
 };
 
-static void ol_write_cleanup(struct work_struct *work)
-{
-	struct rpc_task *task = container_of(work, struct rpc_task,
-					     u.tk_work);
-	struct nfs_pgio_header *hdr = container_of(task,
-						   struct nfs_pgio_header,
-						   task);
-
-	pnfs_ld_write_done(hdr);
-}
-
 static void ol_write_done(struct ore_io_state *ios, void *private)
 {
 	struct ol_io *io = private;
@@ -732,7 +732,7 @@ static void ol_write_done(struct ore_io_state *ios, void *private)
 	ol_put_slot(io->lo, io);
 	ore_put_io_state(ios);
 	kfree(io);
-	INIT_WORK(&hdr->task.u.tk_work, ol_write_cleanup);
+	INIT_WORK(&hdr->task.u.tk_work, ol_io_cleanup);
 	schedule_work(&hdr->task.u.tk_work);
 }
 

@@ -25,6 +25,9 @@ struct objlayout_dev {
 	struct ore_store *store;
 };
 
+/* objlayout.c */
+u8 *objlayout_flatten(struct page **pages, u32 len, gfp_t gfp);
+
 /* dev.c */
 struct nfs4_deviceid_node *objlayout_alloc_deviceid_node(struct nfs_server *server,
 							 struct pnfs_device *pdev,
