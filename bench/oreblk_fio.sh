@@ -44,6 +44,13 @@
 # resync policy ("md", no bitmap) in the same table: md's own cost of
 # closing (ppl) or narrowing (bitmap) the hole.
 #
+# consistency=all runs oreblk three times per level: its default (write-
+# intent bitmap and data checksums, "raidN"), the bitmap without checksums
+# ("raidNnc", --checksums none) and neither ("raidNres", the resync policy,
+# which has no checksums); the cost table then gives each protection's
+# price on its own and together (issue 12: at most 10% each). csum=both is
+# the default and the bitmap without checksums only.
+#
 # Memory: while each array runs its jobs, /proc/meminfo is sampled every
 # second; the summary prints the peak rise of Slab and of the memory in use
 # (MemTotal - MemFree - Buffers - Cached, so fio's direct I/O leaves only
@@ -67,6 +74,8 @@ for a in "$@"; do
 	md=both) MD="md mdt" ;;
 	md=*) MD=$(echo "${a#md=}" | sed 's/default/md/; s/tuned/mdt/; s/ppl/mdppl/; s/bitmap/mdbm/' | tr + ' ') ;;
 	consistency=both) CONS="intent resync" ;;
+	consistency=all) CONS="intent nocsum resync" ;;
+	csum=both) CONS="intent nocsum" ;;
 	curve) CURVE="randwrite_qd1 randwrite_qd64 randwrite_j4" ;;
 	esac
 done
@@ -167,13 +176,15 @@ ob_rcw() {
 # every job (NAME: the results' name, 5, 6 or 6w)
 # (POL: the consistency policy; the results of resync are NAMEres)
 ob_level() {
-	local name=$1 level=$2 n=$3
+	local name=$1 level=$2 n=$3 pol=$POL csum=""
 	shift 3
 	[ "$POL" = resync ] && name=${name}res
-	echo "== raid$level over $n disks: oreblk, consistency policy $POL"
+	[ "$POL" = nocsum ] && name=${name}nc pol=intent csum="--checksums none"
+	echo "== raid$level over $n disks: oreblk, consistency policy $pol ${csum:-(checksums: the default)}"
 	mem_start
 	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" \
-		--consistency-policy "$POL" "$@" || exit 1
+		--consistency-policy "$pol" $csum "$@" || exit 1
+	echo "   oreblk: checksums $(cat /sys/block/oreblk0/ore/checksums)"
 	# rmw=both: the rcw run goes first in even rounds, so that neither
 	# setting always gets the array second
 	if [ "$level" = 6 ] && [ -n "$RMW" ] && [ $((round % 2)) -eq 0 ]; then
@@ -267,7 +278,7 @@ for m in $MD; do
 	printf '%-22s %12s %9s %12s %9s %8s  %s\n' job "oreblk MB/s" IOPS "$m MB/s" IOPS ratio "IOPS min-max: oreblk, $m"
 	for level in $LEVELS; do
 		for job in $JOBS; do
-			for ob in ob$level ob${level}rcw ob${level}res; do
+			for ob in ob$level ob${level}rcw ob${level}nc ob${level}res; do
 				[ -f $OUT/$ob.$job ] && [ -f $OUT/$m$level.$job ] || continue
 				set -- $(mean $OUT/$ob.$job) $(mean $OUT/$m$level.$job)
 				ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
@@ -283,7 +294,7 @@ done
 cost_table() {
 	local level job on off pair
 	echo
-	echo "== cost of the write-hole protection: IOPS with it / without it (same run, mean of $ROUNDS round(s))"
+	echo "== cost of the protections: IOPS with / without (same run, mean of $ROUNDS round(s))"
 	printf '%-22s' job
 	for pair in "$@"; do printf ' %22s' "${pair%%=*}"; done
 	echo
@@ -307,6 +318,9 @@ cost_table() {
 	done
 }
 case " $CONS $MD " in
+*" nocsum "*)
+	cost_table "both/neither=ob@/ob@res" "bitmap/neither=ob@nc/ob@res" \
+		"csum/bitmap-only=ob@/ob@nc" "md-ppl/resync=mdppl@/md@" ;;
 *" resync "*|*" mdppl "*|*" mdbm "*)
 	cost_table "oreblk-intent/resync=ob@/ob@res" "md-ppl/resync=mdppl@/md@" \
 		"md-bitmap/resync=mdbm@/md@" ;;

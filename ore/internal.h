@@ -12,6 +12,7 @@
 /* main.c */
 extern struct workqueue_struct *ore_wq;
 extern struct workqueue_struct *ore_obj_wq;
+extern struct workqueue_struct *ore_csum_wq;
 extern bool ore_raid6_rmw;
 
 /* pages.c */

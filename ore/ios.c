@@ -125,6 +125,14 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 		ore_note_failure(batch->ios, sub->comp, sio->offset,
 				 sio->error);
 		WRITE_ONCE(batch->failed, true);
+	} else if (sio->error == -EBADMSG && !sio->write) {
+		/*
+		 * Data that fails its checksum: wrong, but the store works.
+		 * The reader rebuilds it from the redundancy (and rewrites
+		 * it where the caller holds the stripes); the component is
+		 * not failed for this I/O, nor its store.
+		 */
+		WRITE_ONCE(batch->failed, true);
 	} else if (sio->error) {
 		/* the store counted it in nr_errors */
 		pr_err_ratelimited("%s of object 0x%llx component %u on store %s at offset %llu len %u failed: %d\n",

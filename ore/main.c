@@ -13,6 +13,8 @@
 struct workqueue_struct *ore_wq;
 /* Component operations of ore_create() run at once; they wait for nothing of ORE. */
 struct workqueue_struct *ore_obj_wq;
+/* Block store requests that wait for a checksum page (store_bdev.c). */
+struct workqueue_struct *ore_csum_wq;
 
 /* Engine-wide counters, read by the users' sysfs files and by the tests. */
 struct ore_stats ore_stats;
@@ -44,7 +46,12 @@ static int __init ore_init(void)
 		return -ENOMEM;
 	}
 	ore_obj_wq = alloc_workqueue("ore_obj", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	if (!ore_obj_wq) {
+	ore_csum_wq = alloc_workqueue("ore_csum", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!ore_obj_wq || !ore_csum_wq) {
+		if (ore_obj_wq)
+			destroy_workqueue(ore_obj_wq);
+		if (ore_csum_wq)
+			destroy_workqueue(ore_csum_wq);
 		destroy_workqueue(ore_wq);
 		ore_pages_exit();
 		return -ENOMEM;
@@ -55,6 +62,7 @@ static int __init ore_init(void)
 
 static void __exit ore_exit(void)
 {
+	destroy_workqueue(ore_csum_wq);
 	destroy_workqueue(ore_obj_wq);
 	destroy_workqueue(ore_wq);
 	ore_pages_exit();

@@ -157,15 +157,64 @@ out:
 	return err;
 }
 
-/* Repair one failed read sub-I/O: another mirror first, then parity. */
+/*
+ * Write the repaired data of @sub back where it failed its checksum, and
+ * count it on its store. The caller holds the stripes (ios->rewrite_bad).
+ */
+static void ore_rewrite_sub(struct ore_io_state *ios, struct ore_sub *sub)
+{
+	struct ore_store *store = sub->sio.store;
+	struct ore_batch *batch;
+	unsigned int i;
+	u64 off = sub->sio.offset;
+	int err = -ENOMEM;
+
+	atomic_inc(&store->nr_csum_errors);
+	atomic64_inc(&ore_stats.csum_errors);
+	batch = ore_batch_alloc(ios, NULL);
+	if (batch) {
+		for (i = 0, err = 0; i < sub->sio.nr_bvec && !err; i++) {
+			err = ore_batch_add(batch, sub->comp, off,
+					    sub->bvec[i].bv_page,
+					    sub->bvec[i].bv_offset,
+					    sub->bvec[i].bv_len, true);
+			off += sub->bvec[i].bv_len;
+		}
+		if (!err) {
+			ore_batch_run_sync(batch);
+			err = batch->failed ? -EIO : 0;
+		}
+		ore_batch_free(batch);
+	}
+	if (err) {
+		pr_err_ratelimited("object 0x%llx component %u on store %s: %u bytes at offset %llu failed their checksum and were rebuilt, but rewriting them failed: %d\n",
+				   ios->oc->oid, sub->comp, store->name,
+				   sub->sio.len, sub->sio.offset, err);
+		return;
+	}
+	atomic_inc(&store->nr_csum_repairs);
+	atomic64_inc(&ore_stats.csum_repairs);
+	pr_warn_ratelimited("object 0x%llx component %u on store %s: %u bytes at offset %llu failed their checksum: rebuilt from the redundancy and rewritten\n",
+			    ios->oc->oid, sub->comp, store->name, sub->sio.len,
+			    sub->sio.offset);
+}
+
+/*
+ * Repair one failed read sub-I/O: another mirror first, then parity. Data
+ * that failed its checksum is rewritten when the caller holds the stripes.
+ */
 static int ore_repair_sub(struct ore_io_state *ios, struct ore_sub *sub)
 {
 	const struct ore_layout *layout = ios->layout;
 	u32 group = sub->comp / layout->mirrors_p1 / layout->group_width;
 	u32 pos = sub->comp / layout->mirrors_p1 % layout->group_width;
 	unsigned int i, n = sub->sio.nr_bvec;
+	bool bad = sub->sio.error == -EBADMSG;
 	struct page **pages;
 	int err = -EIO;
+
+	if (bad)
+		ios->csum_errors++;
 
 	pages = kcalloc(n, sizeof(*pages), GFP_NOIO);
 	if (!pages)
@@ -181,11 +230,19 @@ static int ore_repair_sub(struct ore_io_state *ios, struct ore_sub *sub)
 		err = ore_rebuild_range(ios, group, pos, sub->sio.offset,
 					sub->bvec, n);
 	kfree(pages);
-	if (!err) {
-		ios->degraded = true;
-		atomic64_inc(&ore_stats.degraded_reads);
+	if (err) {
+		if (bad && ios->rewrite_bad)
+			pr_err_ratelimited("object 0x%llx component %u on store %s: %u bytes at offset %llu fail their checksum, and no mirror or parity gives them back: %d\n",
+					   ios->oc->oid, sub->comp,
+					   sub->sio.store->name, sub->sio.len,
+					   sub->sio.offset, err);
+		return err;
 	}
-	return err;
+	ios->degraded = true;
+	atomic64_inc(&ore_stats.degraded_reads);
+	if (bad && ios->rewrite_bad)
+		ore_rewrite_sub(ios, sub);
+	return 0;
 }
 
 int ore_repair_batch(struct ore_io_state *ios, struct ore_batch *batch)

@@ -34,6 +34,7 @@ static int ore_rebuild_io(const struct ore_layout *layout,
 	ios->nr_pages = length >> PAGE_SHIFT;
 	ios->private = private;
 	ore_priv(ios)->rebuild_only = write;
+	ios->rewrite_bad = true;	/* the caller keeps writes out */
 	err = write ? ore_write(ios) : ore_read(ios);
 	/* report the failed components also when the I/O failed as a whole */
 	ioerr = ore_check_io(ios, on_dev_error);

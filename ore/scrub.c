@@ -4,7 +4,9 @@
  * data, and repair it where it does not (md's "check" and "repair").
  *
  * Every component of the stripes is read: every mirror copy of every
- * position, data and parity. Then, page row by page row:
+ * position, data and parity. A read that fails its checksum is rebuilt
+ * from the redundancy and rewritten first (counted on its store, not as a
+ * mismatch). Then, page row by page row:
  *  - each mirror copy is compared with copy 0 of its position;
  *  - for parity layouts, P (and Q) are computed again from copy 0 of the
  *    data columns and compared with every stored copy of P (and Q).
@@ -36,6 +38,7 @@ struct ore_scrub {
 	u64 nstripes;
 	u32 ppu;			/* pages per stripe unit */
 	bool repair;
+	bool restamp;			/* ORE_SCRUB_RESTAMP */
 	u64 mismatches;
 	struct page **pages;
 	struct ore_batch *wbatch;	/* repair writes, NULL until one */
@@ -75,6 +78,23 @@ static int ore_scrub_rewrite(struct ore_scrub *sc, u64 s, u32 pos,
 			     si->obj_offset + (u64)j * PAGE_SIZE,
 			     ore_scrub_pg(sc, s, pos, mirror)[j], 0, PAGE_SIZE,
 			     true);
+}
+
+/*
+ * Some reads of @batch failed. Those that failed their checksum are
+ * rebuilt from the redundancy and rewritten (the caller holds the
+ * stripes), in check mode as well: the checksum tells which copy is
+ * wrong. Any other failure fails the scrub (-EIO).
+ */
+static int ore_scrub_read_repair(struct ore_scrub *sc, struct ore_batch *batch)
+{
+	struct ore_sub *sub;
+
+	list_for_each_entry(sub, &batch->subs, node)
+		if (sub->sio.error && sub->sio.error != -EBADMSG)
+			return -EIO;
+	sc->ios->rewrite_bad = true;
+	return ore_repair_batch(sc->ios, batch) ? -EIO : 0;
 }
 
 /* Read every copy of every position of every stripe in one batch. */
@@ -118,9 +138,13 @@ static int ore_scrub_read(struct ore_scrub *sc)
 			}
 	}
 	if (!err) {
+		struct ore_sub *sub;
+
+		list_for_each_entry(sub, &batch->subs, node)
+			sub->sio.restamp = sc->restamp;
 		ore_batch_run_sync(batch);
 		if (batch->failed)
-			err = -EIO;
+			err = ore_scrub_read_repair(sc, batch);
 	}
 	ore_batch_free(batch);
 	return err;
@@ -269,8 +293,11 @@ static int ore_scrub_run(struct ore_scrub *sc)
  * @length: bytes, a multiple of the stripe length. ORE reads every
  *	component of these stripes into pages of its own: @length *
  *	group_width * mirrors_p1 / data_width bytes of memory for the call
- * @repair: rewrite what disagrees: the other mirror copies from copy 0,
- *	parity from the data (copy 0 of each data column)
+ * @flags: %ORE_SCRUB_REPAIR: rewrite what disagrees: the other mirror
+ *	copies from copy 0, parity from the data (copy 0 of each data
+ *	column). %ORE_SCRUB_RESTAMP: on stores that keep checksums, take the
+ *	data read as right and store its checksums instead of verifying
+ *	them (after a crash, the stripes that had writes in flight)
  * @mismatches: increased by the pages found to disagree: each mirror page
  *	that differs from copy 0, and each page row of a stripe whose stored
  *	parity (any copy of P or Q) differs from the computed one
@@ -290,14 +317,15 @@ static int ore_scrub_run(struct ore_scrub *sc)
  * read); -ENOMEM.
  */
 int ore_scrub(const struct ore_layout *layout, struct ore_components *oc,
-	      u64 offset, u64 length, bool repair, u64 *mismatches,
+	      u64 offset, u64 length, unsigned int flags, u64 *mismatches,
 	      ore_on_dev_error_fn on_dev_error, void *private)
 {
 	u64 U = layout->stripe_length;
 	struct ore_scrub sc = {
 		.layout = layout,
 		.offset = offset,
-		.repair = repair,
+		.repair = flags & ORE_SCRUB_REPAIR,
+		.restamp = flags & ORE_SCRUB_RESTAMP,
 		.ppu = layout->stripe_unit / PAGE_SIZE,
 	};
 	u64 npages;

@@ -23,6 +23,20 @@
  * (BIOSET_NEED_RESCUER), as md's and dm's have: when it runs dry, the
  * parked bios of this pool are handed to the rescuer, submitted, and
  * their completion refills it.
+ *
+ * Data checksums (ore_bdev_store_enable_csum(), docs/stores.md): every
+ * 4096-byte block written gets its CRC-32C in a region of the same device,
+ * and every read is verified against it; a block that does not match reads
+ * as -EBADMSG (its data still in the memory of the request). The region is
+ * kept in the device's own page cache: a write stores its entries there
+ * before its bios go out, dirtying the page; the kernel's writeback and
+ * ->flush() write them. The pages are looked up without waiting in
+ * ->submit() and in bio completion (the common case); a request whose
+ * checksum page must be read first, or whose page is locked, goes to
+ * ore_csum_wq and continues there. Entries and data reach the device in
+ * no particular order: the user of the store makes that safe across a
+ * crash (oreblk: the write-intent bitmap names every region with writes in
+ * flight, and its repair restamps them, sio->restamp).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,6 +48,9 @@
 #include <linux/file.h>
 #include <linux/highmem.h>
 #include <linux/statfs.h>
+#include <linux/pagemap.h>
+#include <linux/crc32c.h>
+#include <ore/pure.h>
 
 #include "internal.h"
 
@@ -48,6 +65,12 @@
  * @bio_set: the bios of this store's requests
  * @borrowed: @bdev_file is the caller's (ore_bdev_store_open_file()): the
  *	store holds a file reference, the caller the claim on the device
+ * @csum: data checksums are on (ore_bdev_store_enable_csum())
+ * @csum_start: byte offset of the checksum region on the device
+ * @csum_bytes: bytes of the region, ore_csum_bytes(@len)
+ * @csum_lock: protects @csum_queue
+ * @csum_queue: requests waiting for a checksum page, by &ore_store_io.queue
+ * @csum_work: serves @csum_queue in ore_csum_wq
  */
 struct ore_bdev_store {
 	struct ore_store store;
@@ -58,6 +81,12 @@ struct ore_bdev_store {
 	u32 lbs_mask;
 	struct bio_set bio_set;
 	bool borrowed;
+	bool csum;
+	u64 csum_start;
+	u64 csum_bytes;
+	spinlock_t csum_lock;		/* protects csum_queue */
+	struct list_head csum_queue;
+	struct work_struct csum_work;
 };
 
 /* Bios in each store's reserve: a request of several chained bios */
@@ -68,10 +97,181 @@ static inline struct ore_bdev_store *to_bdev_store(struct ore_store *store)
 	return container_of(store, struct ore_bdev_store, store);
 }
 
+/* ------------------------------------------------------------------ */
+/* data checksums */
+
+/* Bytes of @sio that lie on the store (a read may run past its end). */
+static u32 ore_bdev_bytes(const struct ore_bdev_store *bs,
+			  const struct ore_store_io *sio)
+{
+	if (sio->offset >= bs->len)
+		return 0;
+	return min_t(u64, sio->len, bs->len - sio->offset);
+}
+
+/*
+ * The uptodate folio of the device's cache that holds byte @pos: looked up
+ * without waiting (NULL when it is not in memory), or read when
+ * @may_block (ERR_PTR on a read error).
+ */
+static struct folio *ore_bdev_csum_folio(struct ore_bdev_store *bs, u64 pos,
+					 bool may_block)
+{
+	struct address_space *mapping = bs->bdev->bd_mapping;
+	struct folio *folio;
+
+	if (may_block)
+		return read_mapping_folio(mapping, pos >> PAGE_SHIFT, NULL);
+	folio = filemap_get_folio(mapping, pos >> PAGE_SHIFT);
+	if (IS_ERR(folio))
+		return NULL;
+	if (!folio_test_uptodate(folio)) {
+		folio_put(folio);
+		return NULL;
+	}
+	return folio;
+}
+
+/* Done with a checksum folio: dirty it if it was stamped, unlock, put. */
+static void ore_bdev_csum_release(struct folio *folio, bool locked,
+				  bool stamped)
+{
+	if (!folio)
+		return;
+	if (stamped)
+		folio_mark_dirty(folio);
+	if (locked)
+		folio_unlock(folio);
+	folio_put(folio);
+}
+
+/*
+ * Stamp (store the checksums of) or verify the first @bytes of @sio, block
+ * by block. Without @may_block nothing waits (bio completion, ->submit()
+ * inside a stacking driver's ->submit_bio). Entries of 0 are not verified.
+ *
+ * Return: 0; -EBADMSG when verifying found a block that does not match;
+ * -EAGAIN without @may_block when a checksum page is not in memory or,
+ * stamping, is locked (the caller does it all again in ore_csum_wq:
+ * stamping twice is harmless); the error reading a checksum page.
+ */
+static int ore_bdev_csum_walk(struct ore_bdev_store *bs,
+			      struct ore_store_io *sio, u32 bytes, bool stamp,
+			      bool may_block)
+{
+	u64 blk = sio->offset / ORE_CSUM_BLOCK;
+	struct folio *folio = NULL;
+	bool locked = false;
+	unsigned int i;
+	u32 done = 0;
+	int err = 0;
+
+	for (i = 0; i < sio->nr_bvec && done < bytes && !err; i++) {
+		const struct bio_vec *bv = &sio->bvec[i];
+		u32 o;
+
+		for (o = 0; o < bv->bv_len && done < bytes;
+		     o += ORE_CSUM_BLOCK, done += ORE_CSUM_BLOCK, blk++) {
+			u32 boff = bv->bv_offset + o;
+			u64 pos = bs->csum_start + blk * ORE_CSUM_ENTRY;
+			__le32 *ent;
+			void *data;
+			u32 crc;
+
+			if (!folio || pos >= folio_pos(folio) + folio_size(folio)) {
+				ore_bdev_csum_release(folio, locked, stamp);
+				locked = false;
+				folio = ore_bdev_csum_folio(bs, pos, may_block);
+				if (IS_ERR_OR_NULL(folio)) {
+					err = folio ? PTR_ERR(folio) : -EAGAIN;
+					folio = NULL;
+					break;
+				}
+				if (stamp && may_block) {
+					folio_lock(folio);
+				} else if (stamp && !folio_trylock(folio)) {
+					err = -EAGAIN;
+					break;
+				}
+				locked = stamp;
+			}
+			data = kmap_local_page(nth_page(bv->bv_page,
+							boff >> PAGE_SHIFT));
+			crc = ore_csum_value(crc32c(~0U, data + offset_in_page(boff),
+						    ORE_CSUM_BLOCK));
+			kunmap_local(data);
+			ent = kmap_local_folio(folio, pos - folio_pos(folio));
+			if (stamp) {
+				*ent = cpu_to_le32(crc);
+			} else if (le32_to_cpu(READ_ONCE(*ent)) &&
+				   le32_to_cpu(READ_ONCE(*ent)) != crc) {
+				pr_debug("store %s: block at offset %llu: checksum %08x, data %08x\n",
+					 sio->store->name,
+					 blk * ORE_CSUM_BLOCK,
+					 le32_to_cpu(*ent), crc);
+				err = -EBADMSG;
+			}
+			kunmap_local(ent);
+			if (err)
+				break;
+		}
+	}
+	ore_bdev_csum_release(folio, locked, stamp && locked);
+	return err;
+}
+
+/* Hand @sio to ore_csum_wq (any context). */
+static void ore_bdev_csum_queue(struct ore_bdev_store *bs,
+				struct ore_store_io *sio)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&bs->csum_lock, flags);
+	list_add_tail(&sio->queue, &bs->csum_queue);
+	spin_unlock_irqrestore(&bs->csum_lock, flags);
+	queue_work(ore_csum_wq, &bs->csum_work);
+}
+
+static void ore_bdev_start_bios(struct ore_bdev_store *bs,
+				struct ore_store_io *sio, u32 bytes);
+
+/*
+ * Requests that needed a checksum page: writes stamp and go out, reads are
+ * verified (or restamped) and completed.
+ */
+static void ore_bdev_csum_work(struct work_struct *work)
+{
+	struct ore_bdev_store *bs = container_of(work, struct ore_bdev_store,
+						 csum_work);
+	struct ore_store_io *sio, *next;
+	LIST_HEAD(list);
+	int err;
+
+	spin_lock_irq(&bs->csum_lock);
+	list_splice_init(&bs->csum_queue, &list);
+	spin_unlock_irq(&bs->csum_lock);
+	list_for_each_entry_safe(sio, next, &list, queue) {
+		u32 bytes = ore_bdev_bytes(bs, sio);
+
+		list_del_init(&sio->queue);
+		err = ore_bdev_csum_walk(bs, sio, bytes,
+					 sio->write || sio->restamp, true);
+		if (err && err != -EBADMSG)
+			pr_err_ratelimited("store %s: offset %llu: cannot read the checksums of %u bytes: %d\n",
+					   sio->store->name, sio->offset,
+					   sio->len, err);
+		if (sio->write && !err)
+			ore_bdev_start_bios(bs, sio, bytes);
+		else
+			ore_store_io_done(sio, err);
+	}
+}
+
 /* ->bi_end_io of the last bio of a request; the others are chained to it. */
 static void ore_bdev_end_io(struct bio *bio)
 {
 	struct ore_store_io *sio = bio->bi_private;
+	struct ore_bdev_store *bs = to_bdev_store(sio->store);
 	int error = blk_status_to_errno(bio->bi_status);
 
 	bio_put(bio);
@@ -81,6 +281,15 @@ static void ore_bdev_end_io(struct bio *bio)
 				   sio->store->name, sio->offset,
 				   sio->write ? "write" : "read", sio->len,
 				   error);
+	} else if (bs->csum && !sio->write) {
+		if (!sio->restamp)
+			error = ore_bdev_csum_walk(bs, sio,
+						   ore_bdev_bytes(bs, sio),
+						   false, false);
+		if (sio->restamp || error == -EAGAIN) {
+			ore_bdev_csum_queue(bs, sio);
+			return;
+		}
 	}
 	ore_store_io_done(sio, error);
 }
@@ -111,11 +320,13 @@ static bool ore_bdev_aligned(const struct ore_bdev_store *bs,
 {
 	unsigned int i;
 
-	if ((sio->offset | sio->len) & bs->lbs_mask)
+	/* checksums are per block: whole blocks only */
+	u32 mask = bs->csum ? ORE_CSUM_BLOCK - 1 : bs->lbs_mask;
+
+	if ((sio->offset | sio->len) & mask)
 		return false;
 	for (i = 0; i < sio->nr_bvec; i++)
-		if ((sio->bvec[i].bv_offset | sio->bvec[i].bv_len) &
-		    bs->lbs_mask)
+		if ((sio->bvec[i].bv_offset | sio->bvec[i].bv_len) & mask)
 			return false;
 	return true;
 }
@@ -178,21 +389,25 @@ static void ore_bdev_discard(struct ore_bdev_store *bs,
 static void ore_bdev_submit(struct ore_store_io *sio)
 {
 	struct ore_bdev_store *bs = to_bdev_store(sio->store);
-	u32 bytes = sio->len, added = 0;
-	struct bio *bio, *next;
-	unsigned int i;
+	u32 bytes = sio->len;
+	int err;
 
 	if (!ore_store_io_start(sio))
 		return;
 	if (sio->discard) {
-		ore_bdev_discard(bs, sio);
+		/* a discarded block would fail its checksum: the data stays */
+		if (bs->csum)
+			ore_store_io_done(sio, 0);
+		else
+			ore_bdev_discard(bs, sio);
 		return;
 	}
 	if (!ore_bdev_aligned(bs, sio)) {
-		pr_err_ratelimited("store %s: offset %llu: %s of %u bytes is not aligned to the %u-byte logical block\n",
+		pr_err_ratelimited("store %s: offset %llu: %s of %u bytes is not aligned to the %u-byte %s\n",
 				   sio->store->name, sio->offset,
 				   sio->write ? "write" : "read", sio->len,
-				   bs->lbs_mask + 1);
+				   bs->csum ? ORE_CSUM_BLOCK : bs->lbs_mask + 1,
+				   bs->csum ? "checksum block" : "logical block");
 		ore_store_io_done(sio, -EINVAL);
 		return;
 	}
@@ -211,6 +426,23 @@ static void ore_bdev_submit(struct ore_store_io *sio)
 			return;
 		}
 	}
+	if (bs->csum && sio->write) {
+		err = ore_bdev_csum_walk(bs, sio, bytes, true, false);
+		if (err == -EAGAIN) {
+			ore_bdev_csum_queue(bs, sio);
+			return;
+		}
+	}
+	ore_bdev_start_bios(bs, sio, bytes);
+}
+
+/* Send the first @bytes of @sio to the device, in as many bios as it takes. */
+static void ore_bdev_start_bios(struct ore_bdev_store *bs,
+				struct ore_store_io *sio, u32 bytes)
+{
+	struct bio *bio, *next;
+	unsigned int i;
+	u32 added = 0;
 
 	bio = ore_bdev_alloc_bio(bs, sio, sio->nr_bvec,
 				 (bs->start + sio->offset) >> SECTOR_SHIFT);
@@ -259,11 +491,24 @@ static int ore_bdev_length(struct ore_store *store, u64 oid, u64 *len)
 
 static int ore_bdev_flush(struct ore_store *store, u64 oid)
 {
+	struct ore_bdev_store *bs = to_bdev_store(store);
 	int err;
 
 	if (ore_store_failed(store))
 		return -EIO;
-	err = blkdev_issue_flush(to_bdev_store(store)->bdev);
+	if (bs->csum) {
+		/* the checksums of what was written, then the device's cache */
+		err = filemap_write_and_wait_range(bs->bdev->bd_mapping,
+						   bs->csum_start,
+						   bs->csum_start +
+						   bs->csum_bytes - 1);
+		if (err) {
+			pr_err("store %s: writing its checksums failed: %d\n",
+			       store->name, err);
+			return err;
+		}
+	}
+	err = blkdev_issue_flush(bs->bdev);
 	if (err)
 		pr_err("store %s: cache flush failed: %d\n",
 		       store->name, err);
@@ -287,6 +532,7 @@ static void ore_bdev_release(struct ore_store *store)
 {
 	struct ore_bdev_store *bs = to_bdev_store(store);
 
+	cancel_work_sync(&bs->csum_work);	/* nothing queued: no I/O left */
 	if (bs->borrowed)
 		fput(bs->bdev_file);
 	else
@@ -350,6 +596,9 @@ static struct ore_store *ore_bdev_store_new(struct file *bdev_file, u64 start,
 	bs->start = start;
 	bs->len = len;
 	bs->lbs_mask = lbs - 1;
+	spin_lock_init(&bs->csum_lock);
+	INIT_LIST_HEAD(&bs->csum_queue);
+	INIT_WORK(&bs->csum_work, ore_bdev_csum_work);
 	ore_store_init(&bs->store, &ore_bdev_store_ops, name);
 	return &bs->store;
 }
@@ -417,3 +666,61 @@ struct ore_store *ore_bdev_store_open_file(struct file *bdev_file, u64 start,
 	return ore_bdev_store_new(bdev_file, start, len, name, true);
 }
 EXPORT_SYMBOL_GPL(ore_bdev_store_open_file);
+
+/**
+ * ore_bdev_store_enable_csum - keep checksums of the data of a block store
+ * @store: a store of ore_bdev_store_open() or ore_bdev_store_open_file(),
+ *	before its first I/O
+ * @csum_start: byte offset on the device of the checksum region, a
+ *	multiple of PAGE_SIZE; the region is ore_csum_bytes() of the store's
+ *	length, outside the store's range
+ *
+ * From here on every write stores the CRC-32C of each 4096-byte block in
+ * the region (include/ore/pure.h, docs/stores.md) and every read verifies
+ * the blocks whose entry is not 0: a mismatch fails the read with
+ * -EBADMSG, which ORE repairs from the redundancy. Requests must be whole
+ * blocks; discards do nothing. ->flush() writes the entries first. The
+ * entries reach the device in no order with the data: across a crash, the
+ * user repairs the regions that had writes in flight with reads marked
+ * &ore_store_io.restamp.
+ *
+ * Return: 0, or -EINVAL (not a block store, a misplaced region).
+ */
+int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start)
+{
+	struct ore_bdev_store *bs;
+	u64 bytes, size;
+
+	if (store->ops != &ore_bdev_store_ops)
+		return -EINVAL;
+	bs = to_bdev_store(store);
+	bytes = ore_csum_bytes(bs->len);
+	size = bdev_nr_bytes(bs->bdev);
+	if (csum_start % PAGE_SIZE || bs->len % ORE_CSUM_BLOCK ||
+	    csum_start > size || bytes > size - csum_start ||
+	    (csum_start < bs->start + bs->len &&
+	     bs->start < csum_start + bytes)) {
+		pr_err("block store %s: checksum region %llu+%llu does not fit the %llu-byte device beside the data %llu+%llu\n",
+		       store->name, csum_start, bytes, size, bs->start,
+		       bs->len);
+		return -EINVAL;
+	}
+	bs->csum_start = csum_start;
+	bs->csum_bytes = bytes;
+	bs->csum = true;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ore_bdev_store_enable_csum);
+
+/**
+ * ore_store_has_csum - does @store keep checksums of its data?
+ * @store: any store
+ *
+ * Return: true after ore_bdev_store_enable_csum().
+ */
+bool ore_store_has_csum(const struct ore_store *store)
+{
+	return store->ops == &ore_bdev_store_ops &&
+	       container_of(store, struct ore_bdev_store, store)->csum;
+}
+EXPORT_SYMBOL_GPL(ore_store_has_csum);

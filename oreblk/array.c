@@ -150,7 +150,36 @@ static void oreblk_sb_build(struct oreblk_array *arr, u32 idx,
 		sb->intent_offset = cpu_to_le64(arr->intent->offset);
 		sb->intent_region = cpu_to_le64(arr->intent->region);
 	}
+	if (arr->csum) {
+		sb->csum_type = cpu_to_le32(OREBLK_CSUM_CRC32C);
+		sb->csum_offset = cpu_to_le64(arr->csum_offset);
+	}
 	sb->csum = cpu_to_le32(oreblk_sb_csum(sb));
+}
+
+/**
+ * oreblk_open_store - the ORE block store of a member's data range
+ * @arr: the array (its data range and checksums known)
+ * @file: the member device, opened by the caller (who keeps it)
+ *
+ * Return: the store, keeping checksums where the array does, or ERR_PTR.
+ */
+struct ore_store *oreblk_open_store(struct oreblk_array *arr,
+				    struct file *file)
+{
+	struct ore_store *store;
+	int err;
+
+	store = ore_bdev_store_open_file(file, arr->data_offset,
+					 arr->data_size);
+	if (IS_ERR(store) || !arr->csum)
+		return store;
+	err = ore_bdev_store_enable_csum(store, arr->csum_offset);
+	if (err) {
+		ore_store_put(store);
+		return ERR_PTR(err);
+	}
+	return store;
 }
 
 /* Neither missing nor faulty (a member being rebuilt is in service). */
@@ -684,6 +713,8 @@ static int oreblk_array_setup(struct oreblk_array *arr,
 	arr->data_size = le64_to_cpu(sb->data_size);
 	arr->array_size = le64_to_cpu(sb->array_size);
 	arr->ctime = le64_to_cpu(sb->ctime);
+	arr->csum = le32_to_cpu(sb->csum_type) == OREBLK_CSUM_CRC32C;
+	arr->csum_offset = le64_to_cpu(sb->csum_offset);
 	oreblk_sb_get_layout(sb, &arr->layout);
 	err = ore_verify_layout(arr->nr_members, &arr->layout);
 	if (err) {
@@ -876,8 +907,7 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 		}
 		strscpy(m->path, c->path, sizeof(m->path));
 		/* the device open for the superblock: not opened again */
-		m->store = ore_bdev_store_open_file(c->file, arr->data_offset,
-						    arr->data_size);
+		m->store = oreblk_open_store(arr, c->file);
 		if (IS_ERR(m->store)) {
 			err = PTR_ERR(m->store);
 			m->store = NULL;

@@ -154,9 +154,14 @@ static void oreblk_piece_done(struct ore_io_state *ios, void *private)
 
 	err = ore_check_io(ios, oreblk_on_dev_error);
 	piece->ios = NULL;
-	if (!write && !err && ios->degraded && arr->redundant &&
-	    !piece->locked) {
-		/* rebuilt from parity without the stripe locks: do it again */
+	if (!write && ((!err && ios->degraded) || ios->csum_errors) &&
+	    arr->redundant && !piece->locked) {
+		/*
+		 * Rebuilt from parity, or a checksum mismatch, without the
+		 * stripe locks (a write of the same blocks in flight looks
+		 * like both): do it again holding them, where a mismatch
+		 * is real and is rewritten (ios->rewrite_bad)
+		 */
 		ore_put_io_state(ios);
 		piece->locked = true;
 		piece->retried = true;
@@ -190,6 +195,7 @@ static void oreblk_piece_submit(struct oreblk_piece *piece)
 	ios->nr_pages = piece->nr_pages;
 	ios->done = oreblk_piece_done;
 	ios->private = piece;
+	ios->rewrite_bad = piece->locked;
 	if (write) {
 		ios->fua = !!(cmd->bio->bi_opf & REQ_FUA);
 		if (piece->partial && arr->layout.parity)
@@ -530,7 +536,8 @@ static void oreblk_discard_limits(struct oreblk_array *arr,
 	unsigned int gran = PAGE_SIZE;
 	u32 i;
 
-	if (arr->layout.parity)
+	/* a block store that keeps checksums does not discard */
+	if (arr->layout.parity || arr->csum)
 		return;
 	for (i = 0; i < arr->nr_members; i++) {
 		struct file *f = arr->members[i].sb_file;

@@ -493,7 +493,9 @@ int oreblk_intent_replay(struct oreblk_array *arr)
 			u64 len = min_t(u64, end - off,
 					max_t(u64, U, div64_u64(SZ_1M, U) * U));
 
-			err = ore_scrub(&arr->layout, &arr->oc, off, len, true,
+			err = ore_scrub(&arr->layout, &arr->oc, off, len,
+					ORE_SCRUB_REPAIR | (arr->csum ?
+					ORE_SCRUB_RESTAMP : 0),
 					&mismatches, oreblk_intent_dev_error,
 					arr);
 			if (err) {

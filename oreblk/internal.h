@@ -390,6 +390,9 @@ struct oreblk_member {
  *	resync is due (found dirty at assembly and not done yet; under
  *	@sb_mutex)
  * @resync_pos: see @resync_pending; a multiple of the stripe length
+ * @csum: the members keep CRC-32C checksums of their data
+ *	(OREBLK_CSUM_CRC32C), in the region at @csum_offset
+ * @csum_offset: see @csum
  */
 struct oreblk_array {
 	struct list_head node;
@@ -449,6 +452,8 @@ struct oreblk_array {
 	struct oreblk_intent *intent;
 	bool resync_pending;
 	u64 resync_pos;
+	bool csum;
+	u64 csum_offset;
 };
 
 int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
@@ -461,6 +466,8 @@ void oreblk_store_failed(struct oreblk_array *arr, u32 comp,
 bool oreblk_hold_for_sb(struct oreblk_array *arr, struct oreblk_cmd *cmd);
 int oreblk_fail_member(struct oreblk_array *arr, u32 member, char *msg);
 bool oreblk_array_viable(struct oreblk_array *arr, const unsigned long *lost);
+struct ore_store *oreblk_open_store(struct oreblk_array *arr,
+				    struct file *file);
 bool oreblk_member_in_service(const struct oreblk_member *m);
 void oreblk_fill_detail(struct oreblk_array *arr,
 			struct oreblk_ctl_detail *cd);

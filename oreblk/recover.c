@@ -521,8 +521,7 @@ static int oreblk_install_member(struct oreblk_array *arr, u32 i,
 		oreblk_msg(msg, "no memory");
 		return err;
 	}
-	store = ore_bdev_store_open_file(file, arr->data_offset,
-					 arr->data_size);
+	store = oreblk_open_store(arr, file);
 	if (IS_ERR(store)) {
 		oreblk_msg(msg, "%s: cannot open it as an ORE block store: %ld",
 			   path, PTR_ERR(store));

@@ -94,6 +94,33 @@ static const char *oreblk_sb_consistency(const struct oreblk_sb *sb,
 	return NULL;
 }
 
+/* The data checksums and their region on a device of @dev_size bytes. */
+static const char *oreblk_sb_checksums(const struct oreblk_sb *sb,
+				       u64 dev_size)
+{
+	u64 coff = le64_to_cpu(sb->csum_offset);
+	u64 cbytes = ore_csum_bytes(le64_to_cpu(sb->data_size));
+
+	if (sb->pad2)
+		return "pad2 is not zero";
+	switch (le32_to_cpu(sb->csum_type)) {
+	case OREBLK_CSUM_NONE:
+		return coff ? "csum_offset without checksums" : NULL;
+	case OREBLK_CSUM_CRC32C:
+		break;
+	default:
+		return "unknown checksum type";
+	}
+	if (le32_to_cpu(sb->consistency) != OREBLK_CONSISTENCY_INTENT)
+		return "data checksums without the write-intent bitmap";
+	if (coff % 4096 ||
+	    coff < le64_to_cpu(sb->data_offset) + le64_to_cpu(sb->data_size))
+		return "the checksum region is not 4096-aligned after the data";
+	if (coff > dev_size || cbytes > dev_size - coff)
+		return "the checksum region does not fit the device";
+	return NULL;
+}
+
 /* The fields; magic and checksum are right. */
 static const char *oreblk_sb_fields(const struct oreblk_sb *sb, u64 dev_size,
 				    struct ore_layout *l)
@@ -154,7 +181,8 @@ static const char *oreblk_sb_fields(const struct oreblk_sb *sb, u64 dev_size,
 	}
 	if (memcmp(sb->member_uuids[idx], sb->member_uuid, OREBLK_UUID_SIZE))
 		return "member_uuid is not its own entry of the member table";
-	return oreblk_sb_consistency(sb, l);
+	why = oreblk_sb_consistency(sb, l);
+	return why ? why : oreblk_sb_checksums(sb, dev_size);
 }
 
 int oreblk_sb_check(const struct oreblk_sb *sb, u64 dev_size,
@@ -188,7 +216,9 @@ bool oreblk_sb_agree(const struct oreblk_sb *a, const struct oreblk_sb *b)
 	       a->consistency == b->consistency &&
 	       a->intent_bytes == b->intent_bytes &&
 	       a->intent_offset == b->intent_offset &&
-	       a->intent_region == b->intent_region;
+	       a->intent_region == b->intent_region &&
+	       a->csum_type == b->csum_type &&
+	       a->csum_offset == b->csum_offset;
 }
 
 bool oreblk_sb_split(const struct oreblk_sb *a, const struct oreblk_sb *b)

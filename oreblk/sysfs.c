@@ -29,6 +29,12 @@
  *   stripe_cache_hits    read-4-write pages found uptodate in the cache
  *   stripe_cache_misses  read-4-write pages that had to be read
  *   stripe_lock_waits    stripe lock acquisitions that waited
+ *   checksums            "crc32c" (data checksums on the members) or "none"
+ *   checksum_errors      member reads that failed their checksum, over the
+ *                        members in service ("0 0 3 0": by member index)
+ *                        after the total: "TOTAL M0 M1 ..."
+ *   checksum_repairs     of those, rewritten from the redundancy: "TOTAL
+ *                        M0 M1 ..."
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -284,6 +290,48 @@ static ssize_t stripe_lock_waits_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(stripe_lock_waits);
 
+static ssize_t checksums_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  oreblk_dev_array(dev)->csum ? "crc32c" : "none");
+}
+static DEVICE_ATTR_RO(checksums);
+
+/* "TOTAL M0 M1 ...": a checksum counter of each member's store */
+static ssize_t oreblk_csum_counts(struct device *dev, char *buf, bool repairs)
+{
+	struct oreblk_array *arr = oreblk_dev_array(dev);
+	int len, n[OREBLK_MAX_MEMBERS], total = 0;
+	u32 i;
+
+	for (i = 0; i < arr->nr_members; i++) {
+		const struct ore_store *store = READ_ONCE(arr->members[i].store);
+
+		n[i] = atomic_read(repairs ? &store->nr_csum_repairs :
+					     &store->nr_csum_errors);
+		total += n[i];
+	}
+	len = sysfs_emit(buf, "%d", total);
+	for (i = 0; i < arr->nr_members; i++)
+		len += sysfs_emit_at(buf, len, " %d", n[i]);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static ssize_t checksum_errors_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return oreblk_csum_counts(dev, buf, false);
+}
+static DEVICE_ATTR_RO(checksum_errors);
+
+static ssize_t checksum_repairs_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	return oreblk_csum_counts(dev, buf, true);
+}
+static DEVICE_ATTR_RO(checksum_repairs);
+
 /* md's consistency_policy: "resync" or "intent" (the write-intent bitmap) */
 static ssize_t consistency_policy_show(struct device *dev,
 				       struct device_attribute *attr, char *buf)
@@ -309,6 +357,9 @@ static ssize_t intent_bitmap_show(struct device *dev,
 static DEVICE_ATTR_RO(intent_bitmap);
 
 static struct attribute *oreblk_attrs[] = {
+	&dev_attr_checksums.attr,
+	&dev_attr_checksum_errors.attr,
+	&dev_attr_checksum_repairs.attr,
 	&dev_attr_consistency_policy.attr,
 	&dev_attr_intent_bitmap.attr,
 	&dev_attr_layout.attr,

@@ -88,8 +88,10 @@ mkdir -p "$BUILD/logs" "$BUILD/results" "$BUILD/initramfs"
 rm -f "$BUILD/results/$NAME.counts"
 
 # Debian modules every guest gets, loaded in this order (each after its
-# dependencies from modules.dep). crc32c_generic first: libcrc32c needs it.
-BASE_MODULES="crc32c_generic virtio_pci virtio_blk 9pnet_virtio 9p ext4
+# dependencies from modules.dep). crc32c_generic first: libcrc32c needs it;
+# crc32c_intel next, so that libcrc32c (the data checksums of ORE) takes the
+# SSE4.2 one when it loads.
+BASE_MODULES="crc32c_generic crc32c_intel virtio_pci virtio_blk 9pnet_virtio 9p ext4
 	xor raid6_pq async_tx async_memcpy async_xor async_pq async_raid6_recov
 	md-mod raid0 raid1 raid456 dm-mod dm-flakey loop"
 

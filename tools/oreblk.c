@@ -7,7 +7,7 @@
  *                 [--group-count G] [--group-depth D] [--size SIZE]
  *                 [--name NAME] [--assume-clean] [--force]
  *                 [--consistency-policy resync|intent] [--intent-region SIZE]
- *                 MEMBER...
+ *                 [--checksums crc32c|none] MEMBER...
  *   oreblk assemble DEV [--no-check] [--force] MEMBER...
  *   oreblk stop DEV
  *   oreblk detail DEV
@@ -28,7 +28,11 @@
  * its redundancy in step after a crash with the write-intent bitmap
  * (--consistency-policy intent, the default; --intent-region sets the
  * array bytes per bit) or with a resync of the whole array at the next
- * assembly (--consistency-policy resync, md's default). Assemble checks the members here first
+ * assembly (--consistency-policy resync, md's default). With the bitmap,
+ * every 4 KiB block of the members' data has a CRC-32C in a region after
+ * the data (--checksums crc32c, the default there; none to leave them
+ * out): reads verify it, and a block that fails is rebuilt from the
+ * redundancy and rewritten. Assemble checks the members here first
  * (foreign devices, members of other arrays, a member given twice, too
  * many missing) and the kernel checks them all again; --no-check skips the
  * checks here (tests of the kernel's); --force starts an array that is
@@ -80,6 +84,7 @@ static void usage(void)
 		"              [--group-count G] [--group-depth D] [--size SIZE]\n"
 		"              [--name NAME] [--assume-clean] [--force]\n"
 		"              [--consistency-policy resync|intent] [--intent-region SIZE]\n"
+		"              [--checksums crc32c|none]\n"
 		"              MEMBER...\n"
 		"       %s assemble DEV [--no-check] [--force] MEMBER...\n"
 		"       %s stop DEV\n"
@@ -492,6 +497,7 @@ static int zero_members(int *fds, char **paths, int n, uint64_t off,
 struct create_args {
 	int level, n, mirrors, gcount, gdepth, assume_clean, force, index;
 	int policy;		/* OREBLK_CONSISTENCY_*, -1: the default */
+	int csum;		/* OREBLK_CSUM_*, -1: the default */
 	uint64_t chunk, size_limit, intent_region;
 	const char *name;
 	char **paths;
@@ -514,6 +520,7 @@ static int create_parse(int argc, char **argv, struct create_args *a)
 		{ "force", no_argument, NULL, 'f' },
 		{ "consistency-policy", required_argument, NULL, 'P' },
 		{ "intent-region", required_argument, NULL, 'R' },
+		{ "checksums", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, nmem;
@@ -538,6 +545,16 @@ static int create_parse(int argc, char **argv, struct create_args *a)
 				a->policy = OREBLK_CONSISTENCY_INTENT;
 			} else {
 				err_msg("--consistency-policy must be resync or intent");
+				return 2;
+			}
+			break;
+		case 'C':
+			if (!strcmp(optarg, "crc32c")) {
+				a->csum = OREBLK_CSUM_CRC32C;
+			} else if (!strcmp(optarg, "none")) {
+				a->csum = OREBLK_CSUM_NONE;
+			} else {
+				err_msg("--checksums must be crc32c or none");
 				return 2;
 			}
 			break;
@@ -693,6 +710,11 @@ static int create_policy(const struct create_args *a, const struct ore_layout *l
 		err_msg("--intent-region needs --consistency-policy intent");
 		return 2;
 	}
+	if (a->csum == OREBLK_CSUM_CRC32C &&
+	    policy != OREBLK_CONSISTENCY_INTENT) {
+		err_msg("--checksums crc32c needs the write-intent bitmap (--consistency-policy intent, on a layout with redundancy)");
+		return 2;
+	}
 	if (policy != OREBLK_CONSISTENCY_INTENT)
 		return 0;
 	if (!redundant) {
@@ -716,7 +738,22 @@ static int create_policy(const struct create_args *a, const struct ore_layout *l
 	sb->intent_bytes = htole32(OREBLK_INTENT_BYTES);
 	sb->intent_offset = htole64(OREBLK_INTENT_OFFSET);
 	sb->intent_region = htole64(region);
+	if (a->csum != OREBLK_CSUM_NONE)
+		sb->csum_type = htole32(OREBLK_CSUM_CRC32C);
 	return 0;
+}
+
+/* Will the array keep data checksums (the choice create_policy() makes)? */
+static bool create_has_csum(const struct create_args *a,
+			    const struct ore_layout *l)
+{
+	bool redundant = l->parity || l->mirrors_p1 > 1;
+	int policy = a->policy;
+
+	if (policy < 0)
+		policy = redundant ? OREBLK_CONSISTENCY_INTENT :
+				     OREBLK_CONSISTENCY_RESYNC;
+	return policy == OREBLK_CONSISTENCY_INTENT && a->csum != OREBLK_CSUM_NONE;
 }
 
 /*
@@ -761,6 +798,14 @@ static int create_write_sbs(const struct create_args *a,
 		    zero_range(fds[i], a->paths[i], le64toh(sb->intent_offset),
 			       le32toh(sb->intent_bytes)))
 			goto out;
+		/* entries of 0: no block written yet, nothing to verify */
+		if (sb->csum_type) {
+			sb->csum_offset = htole64(OREBLK_DATA_OFFSET + data_size);
+			if (zero_range(fds[i], a->paths[i],
+				       le64toh(sb->csum_offset),
+				       ore_csum_bytes(data_size)))
+				goto out;
+		}
 		sb->csum = htole32(oreblk_sb_csum(sb));
 		if (pwrite(fds[i], sb, sizeof(*sb), OREBLK_SB_OFFSET) != (ssize_t)sizeof(*sb) ||
 		    fsync(fds[i])) {
@@ -779,7 +824,7 @@ static int cmd_create(int argc, char **argv)
 {
 	struct create_args a = {
 		.level = -1, .n = -1, .gcount = 1, .gdepth = 1,
-		.chunk = 64 << 10, .name = "", .policy = -1,
+		.chunk = 64 << 10, .name = "", .policy = -1, .csum = -1,
 	};
 	uint64_t data_size, unit, array_size, min_size = UINT64_MAX;
 	uint8_t (*muuid)[OREBLK_UUID_SIZE] = NULL;
@@ -813,6 +858,9 @@ static int cmd_create(int argc, char **argv)
 		goto out;
 	}
 	data_size = min_size - OREBLK_DATA_OFFSET;
+	/* the checksum region goes after the data */
+	if (create_has_csum(&a, &l))
+		data_size -= ore_csum_bytes(data_size);
 	if (a.size_limit && a.size_limit < data_size)
 		data_size = a.size_limit;
 	data_size -= data_size % unit;
@@ -959,6 +1007,17 @@ static void print_policy(int index)
 		       set, nbits, region >> 10);
 	else
 		printf("    consistency : %s\n", pol);
+	if (!read_attr(index, "checksums", pol, sizeof(pol)) &&
+	    !read_attr(index, "checksum_errors", bits, sizeof(bits))) {
+		char rep[96];
+
+		if (read_attr(index, "checksum_repairs", rep, sizeof(rep)))
+			strcpy(rep, "?");
+		rep[strcspn(rep, " ")] = 0;
+		bits[strcspn(bits, " ")] = 0;
+		printf("      checksums : %s (%s errors, %s repaired)\n", pol,
+		       bits, rep);
+	}
 }
 
 static int cmd_detail(int argc, char **argv)
@@ -1292,6 +1351,12 @@ static int cmd_examine(int argc, char **argv)
 			print_intent(argv[i], &sb);
 		else
 			printf("    consistency : resync\n");
+		if (le32toh(sb.csum_type) == OREBLK_CSUM_CRC32C)
+			printf("      checksums : crc32c (region at %" PRIu64 ", %" PRIu64 " bytes)\n",
+			       (uint64_t)le64toh(sb.csum_offset),
+			       ore_csum_bytes(le64toh(sb.data_size)));
+		else
+			printf("      checksums : none\n");
 	}
 	return rc;
 }

@@ -47,9 +47,16 @@ struct file;
  *	fails with -ENOENT instead of being created (ORE sets it on every
  *	component write: a component created anew would read as zeros where
  *	its lost data was)
+ * @restamp: with a read on a store that checksums its data
+ *	(ore_bdev_store_enable_csum()): take what is read as right and store
+ *	its checksums, instead of verifying them (the regions a crash cut
+ *	writes in, before their redundancy is repaired)
  * @end_io: called once when the I/O is over, possibly in interrupt context
- * @error: 0 or negative errno, set before @end_io is called
+ * @error: 0 or negative errno, set before @end_io is called; -EBADMSG for
+ *	a read whose data does not match the checksums the store keeps (the
+ *	data was read, into @bvec: it is wrong, the device is not broken)
  * @private: for the submitter
+ * @queue: the store's, while it holds @sio
  *
  * A read beyond the end of the object completes successfully with zeros in
  * the bytes past the end (objects are sparse).
@@ -65,9 +72,11 @@ struct ore_store_io {
 	bool fua;
 	bool discard;
 	bool no_create;
+	bool restamp;
 	void (*end_io)(struct ore_store_io *sio);
 	int error;
 	void *private;
+	struct list_head queue;
 };
 
 /**
@@ -121,6 +130,10 @@ enum ore_store_state {
  *	(ore_store_set_recovery_offset())
  * @name: for messages (path of the directory or device)
  * @nr_errors: I/O errors seen on this store
+ * @nr_csum_errors: blocks read from this store that failed their checksum,
+ *	counted by ORE where the caller kept writes out (the mismatch is
+ *	real, not a read racing a write of the same blocks)
+ * @nr_csum_repairs: of those, ranges rewritten from the redundancy
  */
 struct ore_store {
 	const struct ore_store_ops *ops;
@@ -129,6 +142,8 @@ struct ore_store {
 	u64 recovery_offset;
 	char name[64];
 	atomic_t nr_errors;
+	atomic_t nr_csum_errors;
+	atomic_t nr_csum_repairs;
 };
 
 /* Backing files a file store keeps open (least recently used closed first). */
@@ -139,6 +154,8 @@ struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 				      void *holder);
 struct ore_store *ore_bdev_store_open_file(struct file *bdev_file, u64 start,
 					   u64 len);
+int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start);
+bool ore_store_has_csum(const struct ore_store *store);
 int ore_store_statfs(struct ore_store *store, struct kstatfs *buf);
 struct ore_store *ore_missing_store_create(const char *name);
 void ore_store_get(struct ore_store *store);
@@ -229,6 +246,13 @@ enum ore_io_kind {
  * @fua: writes must be stable when @done is called
  * @done: completion; NULL makes ore_read()/ore_write() synchronous
  * @private: passed to @done and to the @r4w callbacks
+ * @rewrite_bad: the caller keeps writes of these stripes out until @done:
+ *	a component whose data fails its checksum (-EBADMSG) is rebuilt from
+ *	the redundancy and rewritten in place, and counted in its store's
+ *	&ore_store.nr_csum_errors and nr_csum_repairs. Without it the data is
+ *	rebuilt for this I/O only (@degraded set): a read that raced a write
+ *	of the same blocks would see a mismatch that is none, and must not
+ *	write
  *
  * Results, valid once the I/O is over:
  * @error: 0 or the first negative errno that could not be recovered
@@ -237,6 +261,9 @@ enum ore_io_kind {
  * @failed_comp: the first component that failed, or -1
  * @failed_offset: object offset of that failure
  * @nr_failed: number of distinct components that failed
+ * @csum_errors: component reads that failed their checksum (with or
+ *	without @rewrite_bad; without it, the caller may do the I/O again
+ *	with the stripes held to tell a race from a bad block)
  * @nospc: a component write failed with -ENOSPC (a full store, not a
  *	broken one: the user may retry instead of failing the store). Says
  *	nothing of the other components: ore_check_io() gives each failed
@@ -261,12 +288,14 @@ struct ore_io_state {
 	bool fua;
 	ore_io_done_fn done;
 	void *private;
+	bool rewrite_bad;
 
 	int error;
 	bool degraded;
 	int failed_comp;
 	u64 failed_offset;
 	u32 nr_failed;
+	u32 csum_errors;
 	bool nospc;
 	u32 stats_r4w_pages;
 	u32 stats_reads;
@@ -301,8 +330,12 @@ int ore_check_io(struct ore_io_state *ios, ore_on_dev_error_fn on_dev_error);
 int ore_rebuild(const struct ore_layout *layout, struct ore_components *oc,
 		u64 offset, u64 length, struct page **pages,
 		ore_on_dev_error_fn on_dev_error, void *private);
+/* ore_scrub() flags */
+#define ORE_SCRUB_REPAIR	(1u << 0)	/* rewrite what disagrees */
+#define ORE_SCRUB_RESTAMP	(1u << 1)	/* checksums from the data read */
+
 int ore_scrub(const struct ore_layout *layout, struct ore_components *oc,
-	      u64 offset, u64 length, bool repair, u64 *mismatches,
+	      u64 offset, u64 length, unsigned int flags, u64 *mismatches,
 	      ore_on_dev_error_fn on_dev_error, void *private);
 
 /* RAID6 read-modify-write of one page row (ore/raid.c; for the tests). */
@@ -323,6 +356,8 @@ struct ore_stats {
 	atomic64_t store_dio;		/* file store I/Os done as direct I/O */
 	atomic64_t store_buffered;	/* file store I/Os done buffered */
 	atomic64_t missing_comps;	/* component reads finding no object */
+	atomic64_t csum_errors;		/* component reads failing their checksum */
+	atomic64_t csum_repairs;	/* of those, rewritten from redundancy */
 };
 
 extern struct ore_stats ore_stats;

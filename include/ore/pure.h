@@ -13,6 +13,7 @@
  *
  *	exofs	~ore_crc32c(~0, buf, len)	0xE3069283 (standard CRC-32C)
  *	oreblk	 ore_crc32c(~0, buf, len)	0x1CF96D7C (not inverted)
+ *	data	 ore_csum_value(ore_crc32c(~0, block, 4096)): 0 becomes 1
  *
  * The two differ only by that final inversion; it stays because changing
  * either format's would change its bytes on disk.
@@ -102,6 +103,30 @@ static inline u32 ore_crc32c_skip(u32 crc, const void *buf, size_t len,
 	crc = ore_crc32c(crc, p, field);
 	crc = ore_crc32c(crc, zero, field_len);
 	return ore_crc32c(crc, p + field + field_len, len - field - field_len);
+}
+
+/*
+ * Data checksums of a block store (docs/stores.md, "Data checksums"): one
+ * little-endian 32-bit entry per ORE_CSUM_BLOCK bytes of data, entry i for
+ * data bytes [i * ORE_CSUM_BLOCK, (i + 1) * ORE_CSUM_BLOCK), in a region
+ * of whole 4096-byte pages. An entry of 0 means "no checksum" (never
+ * written since the region was zeroed): it is not verified. A stored entry
+ * is ore_csum_value() of the block's CRC, never 0.
+ */
+#define ORE_CSUM_BLOCK		4096u
+#define ORE_CSUM_ENTRY		4u
+
+static inline u32 ore_csum_value(u32 crc)
+{
+	return crc ? crc : 1;
+}
+
+/* Bytes of the checksum region of @data_bytes bytes of data. */
+static inline u64 ore_csum_bytes(u64 data_bytes)
+{
+	u64 entries = (data_bytes + ORE_CSUM_BLOCK - 1) / ORE_CSUM_BLOCK;
+
+	return (entries * ORE_CSUM_ENTRY + 4095) / 4096 * 4096;
 }
 
 #endif /* _ORE_PURE_H */

@@ -103,6 +103,16 @@
  *	[i * @intent_region, (i + 1) * @intent_region); there are
  *	DIV_ROUND_UP(@array_size, @intent_region) bits, at most 8 *
  *	@intent_bytes; 0 otherwise
+ * @csum_type: checksums of the data: OREBLK_CSUM_NONE (0, also what
+ *	superblocks written before this field existed say) or
+ *	OREBLK_CSUM_CRC32C (only with OREBLK_CONSISTENCY_INTENT)
+ * @pad2: zero
+ * @csum_offset: with OREBLK_CSUM_CRC32C, byte offset on every member of
+ *	the checksum region, a multiple of 4096, at or after the end of the
+ *	data range: ore_csum_bytes(@data_size) bytes, one little-endian
+ *	entry per 4096 bytes of the member's data range (include/ore/pure.h:
+ *	entry i is ore_csum_value(crc32c(~0, block i)), 0 for a block not
+ *	written since create zeroed the region); 0 otherwise
  * @reserved: zeros
  */
 struct oreblk_sb {
@@ -137,7 +147,10 @@ struct oreblk_sb {
 	__le32 intent_bytes;
 	__le64 intent_offset;
 	__le64 intent_region;
-	__u8   reserved[OREBLK_SB_SIZE - 216 -
+	__le32 csum_type;
+	__le32 pad2;
+	__le64 csum_offset;
+	__u8   reserved[OREBLK_SB_SIZE - 232 -
 			OREBLK_MAX_MEMBERS * OREBLK_UUID_SIZE];
 };
 
@@ -178,6 +191,18 @@ struct oreblk_sb {
 #define OREBLK_INTENT_MAX_BITS	(8 * OREBLK_INTENT_BYTES)
 /* Smallest default region (tools/oreblk create): 4 MiB, in whole stripes. */
 #define OREBLK_INTENT_MIN_REGION	(4u << 20)
+
+/*
+ * &oreblk_sb.csum_type (docs/oreblk.md, "Data checksums"). With
+ * OREBLK_CSUM_CRC32C every 4096-byte block of every member's data range has
+ * a CRC-32C in the member's checksum region; a read that does not match is
+ * rebuilt from the redundancy and rewritten. Entries and data are written
+ * in no order: the write-intent repair after a crash restamps the entries
+ * of the regions it names from their data, so the type needs the intent
+ * policy.
+ */
+#define OREBLK_CSUM_NONE	0
+#define OREBLK_CSUM_CRC32C	1
 
 /* ---------------------------------------------------------------------
  * The control device, /dev/oreblk-control (misc). Every ioctl needs

@@ -16,6 +16,9 @@
 #     reads every block degraded: none may be damaged (a block being
 #     written is its old or its new stamp, both whole); then the failed
 #     members are rebuilt (stop, degraded assembly, wipe, add --wait).
+#     The arrays keep data checksums (the default): no block may fail its
+#     checksum in those reads (the repair restamped what the crash left
+#     out of step).
 # The boot before the last checks that a check counts 0 mismatches, that
 # a write sets its region's bit and that the bits clear when idle, and is
 # reset idle (dirty, nothing in flight); the last boot starts both arrays
@@ -123,12 +126,15 @@ cycle_verify() {
 	fi
 	if [ $? -ne 0 ]; then
 		not_ok "$(name $a) cycle $c: not verified"
+		not_ok "$(name $a) cycle $c: checksums not checked"
 		return 1
 	fi
 	if [ $POLICY != resync ]; then
 		for f in $(failed_of $a $c); do
 			oreblk fail $A $f > /dev/null ||
-				{ not_ok "$(name $a) cycle $c: fail member $f"; return 1; }
+				{ not_ok "$(name $a) cycle $c: fail member $f"
+				  not_ok "$(name $a) cycle $c: checksums not checked"
+				  return 1; }
 		done
 	fi
 	diag "$(name $a): $(dmesg | grep "oreblk$a: .*\(write-intent\|resync\|dirty\)" | tail -n 2 | tr '\n' ' ')"
@@ -138,6 +144,16 @@ cycle_verify() {
 	else
 		not_ok "$(name $a) cycle $c: members $(failed_of $a $c) failed, damaged blocks"
 		printf '%s\n' "$out" | sed "s/^/${ORE_INDENT}#   /"
+	fi
+	# the data checksums (on by default with the bitmap): every block
+	# read, none failed its checksum: the repair restamped the regions
+	# whose entries and data the crash left out of step
+	if [ $POLICY = resync ]; then
+		skip "$(name $a) cycle $c: no false checksum error" "no checksums with the resync policy"
+	else
+		check "$(name $a) cycle $c: crc32c checksums, no false checksum error after the crash" sh -c \
+			"[ \$(cat /sys/block/oreblk$a/ore/checksums) = crc32c ] &&
+			 cat /sys/block/oreblk$a/ore/checksum_errors | grep -q '^0 '"
 	fi
 	eval "FAILED$a=\"$FAILED\" KEPT$a=\"$KEPT\""
 }
@@ -156,14 +172,14 @@ cycle_rebuild() {
 }
 
 STAGE=$ORE_STAGE
-# Plans: the first boot 8; crash cycles 8; the cycle before the last boot
-# 8 + 5 (checks, then a reset while idle); the last boot 7.
+# Plans: the first boot 8; crash cycles 10; the cycle before the last boot
+# 10 + 5 (checks, then a reset while idle); the last boot 7.
 if [ "$STAGE" = 1 ]; then
 	ktap_plan 8
 elif [ "$STAGE" -lt $((LAST - 1)) ]; then
-	ktap_plan 8
+	ktap_plan 10
 elif [ "$STAGE" = $((LAST - 1)) ]; then
-	ktap_plan 13
+	ktap_plan 15
 else
 	ktap_plan 7
 fi

@@ -560,7 +560,7 @@ static const struct { size_t off, size; } agree_fields[] = {
 	{ OB(nr_members) }, { OB(raid_algorithm) }, { OB(stripe_unit) },
 	{ OB(group_width) }, { OB(group_depth) }, { OB(group_count) },
 	{ OB(mirrors_p1) }, { OB(data_offset) }, { OB(data_size) },
-	{ OB(array_size) }, { OB(ctime) },
+	{ OB(array_size) }, { OB(ctime) }, { OB(csum_type) }, { OB(csum_offset) },
 };
 
 static void test_oreblk_sb_agree(void)
@@ -781,6 +781,79 @@ static void test_oreblk_sb_intent(void)
 	}
 }
 
+/* Data checksums: the intent policy and a region after the data. */
+static void make_ob_csum(struct oreblk_sb *sb, uint32_t idx)
+{
+	make_ob_intent(sb, idx);
+	sb->csum_type = htole32(OREBLK_CSUM_CRC32C);
+	sb->csum_offset = htole64(OREBLK_DATA_OFFSET + (32ULL << 20));
+	sb->csum = htole32(oreblk_sb_csum(sb));
+}
+
+#define OB_CSUM_END	(OREBLK_DATA_OFFSET + (32ULL << 20))
+static const struct ob_case ob_csum_cases[] = {
+	{ OB(csum_type), 2, 0, -EINVAL, OB_DEV, "unknown checksum type" },
+	{ OB(pad2), 1, 0, -EINVAL, OB_DEV, "pad2 is not zero" },
+	{ OB(consistency), OREBLK_CONSISTENCY_RESYNC, 0, -EINVAL, OB_DEV,
+	  "write-intent bitmap fields without the intent policy" },
+	{ OB(csum_offset), OB_CSUM_END - 4096, 0, -EINVAL, OB_DEV,
+	  "the checksum region is not 4096-aligned after the data" },
+	{ OB(csum_offset), OB_CSUM_END + 512, 0, -EINVAL, OB_DEV,
+	  "the checksum region is not 4096-aligned after the data" },
+	{ OB(csum_offset), OB_DEV - 4096, 0, -EINVAL, OB_DEV,
+	  "the checksum region does not fit the device" },
+	{ OB(csum_offset), OB_CSUM_END, 0, -EINVAL, OB_CSUM_END + 4096,
+	  "the checksum region does not fit the device" },
+	/* would wrap past 2^64 if added to the region's bytes */
+	{ OB(csum_offset), 0xfffffffffffff000ULL, 0, -EINVAL, OB_DEV,
+	  "the checksum region does not fit the device" },
+	{ OB(csum_type), OREBLK_CSUM_NONE, 0, -EINVAL, OB_DEV,
+	  "csum_offset without checksums" },
+};
+
+static void test_oreblk_sb_csum(void)
+{
+	struct oreblk_sb sb, b;
+	struct ore_layout l;
+	const char *why;
+	int err;
+
+	EXPECT(ore_csum_bytes(0) == 0 && ore_csum_bytes(1) == 4096 &&
+	       ore_csum_bytes(4096 * 1024) == 4096 &&
+	       ore_csum_bytes(4096 * 1024 + 1) == 8192 &&
+	       ore_csum_bytes(32ULL << 20) == 32768,
+	       "ore_csum_bytes: one 4 KiB page per 4 MiB of data");
+	EXPECT(ore_csum_value(0) == 1 && ore_csum_value(7) == 7,
+	       "a stored entry is never 0");
+	make_ob_csum(&sb, 1);
+	err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+	EXPECT(!err, "checksums after the data: %d %s", err, why ? why : "");
+	/* the region ends exactly at the end of the device */
+	err = oreblk_sb_check(&sb, OB_CSUM_END + ore_csum_bytes(32ULL << 20),
+			      &l, &why);
+	EXPECT(!err, "region up to the end of the device: %d %s", err,
+	       why ? why : "");
+	check_ob_cases(ob_csum_cases, ARRAY_SIZE(ob_csum_cases), make_ob_csum,
+		       "checksum");
+	/* checksums without the bitmap: the resync policy */
+	make_ob(&sb, 2);
+	sb.csum_type = htole32(OREBLK_CSUM_CRC32C);
+	sb.csum_offset = htole64(OB_CSUM_END);
+	sb.csum = htole32(oreblk_sb_csum(&sb));
+	err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+	EXPECT(err == -EINVAL && why &&
+	       !strcmp(why, "data checksums without the write-intent bitmap"),
+	       "checksums with the resync policy: %d %s", err, why ? why : "");
+	/* members agree on the checksums */
+	make_ob_csum(&sb, 0);
+	make_ob_intent(&b, 1);
+	EXPECT(!oreblk_sb_agree(&sb, &b), "checksummed and plain members agree");
+	make_ob_csum(&b, 1);
+	EXPECT(oreblk_sb_agree(&sb, &b), "two checksummed members disagree");
+	b.csum_offset = htole64(OB_CSUM_END + 4096);
+	EXPECT(!oreblk_sb_agree(&sb, &b), "different checksum regions agree");
+}
+
 /*
  * Same events and one marks the other faulty while the other does not
  * know it: split; else not.
@@ -868,6 +941,7 @@ static const struct {
 	{ "oreblk_sb_recovering", test_oreblk_sb_recovering },
 	{ "oreblk_sb_dirty", test_oreblk_sb_dirty },
 	{ "oreblk_sb_intent", test_oreblk_sb_intent },
+	{ "oreblk_sb_csum", test_oreblk_sb_csum },
 };
 
 int main(void)

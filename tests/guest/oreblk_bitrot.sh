@@ -1,0 +1,148 @@
+#!/bin/sh
+# oreblk data checksums (issue 12): bitrot is found, repaired and counted.
+# For RAID1 over 2, RAID5 over 4 and RAID6 over 5 members, made with the
+# default checksums (crc32c): 4 MiB of random data through the array, the
+# array stopped and assembled again (the checksums come from the members,
+# not from memory); then bytes of member 0 are overwritten directly on the
+# member device: the first 4 KiB block of each of its first 6 chunks (data
+# or parity, as the rotation puts them) and, for RAID1, block 5.
+#  - the whole array reads back right (every data block that was hit is
+#    rebuilt from the mirror or the parity), checksum_errors and
+#    checksum_repairs move by the same count, no member is failed;
+#  - a check (md's read-only "check") rewrites the parity blocks that were
+#    hit (the checksum says which side is wrong) and counts no mismatch;
+#    every corrupted block reads on the member as it was before;
+#  - a second check finds nothing more, the counters stay;
+#  - one block corrupted on every member of its row (every copy, data and
+#    parity): the array read fails with EIO, the kernel log names the
+#    store and the offset, no member is failed, the other blocks read;
+#    rewriting the data through the array heals it.
+# --args nocsum makes the arrays with --checksums none: the corrupted data
+# then reads back wrong and the test fails (it can fail).
+#
+# CHECK: oreblk_bitrot --disks 6 --disk-size 64M --timeout 600
+. /ore/tests/lib.sh
+. /ore/tests/oreblk_lib.sh
+
+ktap_plan 58
+
+A=/dev/oreblk0
+SYS=/sys/block/oreblk0/ore
+DATA=/tmp/ob_rot.data
+CSUM=
+case ",$ORE_ARGS," in *,nocsum,*) CSUM="--checksums none" ;; esac
+
+if [ "$ORE_DISKS" -lt 6 ]; then
+	diag "needs 6 disks"
+	ktap_done
+fi
+ob_load || ktap_done
+
+# doff MEMBER: the data offset of the member in 4 KiB blocks
+doff() {
+	echo $(($(oreblk examine "$1" | sed -n 's/^ *data offset : //p') / 4096))
+}
+mblk() {
+	dd if="$1" bs=4096 skip=$(($(doff "$1") + $2)) count=1 iflag=direct 2>/dev/null
+}
+corrupt() {
+	dd if=/dev/urandom of="$1" bs=4096 seek=$(($(doff "$1") + $2)) count=1 \
+		oflag=direct conv=notrunc 2>/dev/null
+}
+total() { ob_sys 0 "$1" | cut -d' ' -f1; }
+reads_back() {
+	dd if=$A bs=1M count=4 iflag=direct 2>/dev/null | cmp - $DATA
+}
+good_again() {
+	local b
+	for b in $TARGETS; do
+		mblk $V0 $b | cmp - /tmp/ob_rot.good.$b || return 1
+	done
+}
+# check_wait: oreblk check --wait, mismatch_cnt must be 0
+check0() {
+	local out
+	out=$(oreblk check $A --wait) || { echo "$out"; return 1; }
+	echo "$out" | grep -q 'mismatch_cnt 0$' || { echo "$out"; return 1; }
+}
+counters_agree() {
+	local e r
+	e=$(total checksum_errors) r=$(total checksum_repairs)
+	echo "checksum_errors $(ob_sys 0 checksum_errors), checksum_repairs $(ob_sys 0 checksum_repairs)"
+	[ "$e" -ge "$1" ] && [ "$e" = "$r" ]
+}
+
+# one NAME CHUNK_BLOCKS MEMBERS...: the cycle for one layout (create args
+# in $CREATE)
+one() {
+	local name=$1 cb=$2 i
+	shift 2
+	MEMBERS="$*"
+	check "$name: create (checksums ${CSUM:-default})" \
+		oreblk create $A --force $CREATE $CSUM $MEMBERS
+	fail_fast
+	check "$name: sysfs says crc32c" test "$(ob_sys 0 checksums)" = crc32c
+	check "$name: examine shows the checksum region" sh -c \
+		"oreblk examine $V0 | grep -q 'checksums : crc32c (region at'"
+	check "$name: 4 MiB of random data, stop, assemble" sh -c \
+		"dd if=/dev/urandom of=$DATA bs=1M count=4 2>/dev/null &&
+		 dd if=$DATA of=$A bs=1M oflag=direct 2>/dev/null &&
+		 oreblk stop $A && oreblk assemble $A $MEMBERS"
+	TARGETS=""
+	for i in 0 1 2 3 4 5; do
+		TARGETS="$TARGETS $((i * cb))"
+	done
+	[ "$name" = raid1 ] && TARGETS="$TARGETS 5"
+	for i in $TARGETS; do
+		mblk $V0 $i > /tmp/ob_rot.good.$i
+		corrupt $V0 $i
+	done
+	diag "$name: member $V0 blocks overwritten: $TARGETS"
+	check "$name: the array reads back right" reads_back
+	check "$name: checksum_errors = checksum_repairs >= 1" counters_agree 1
+	E1=$(total checksum_errors)
+	check "$name: no member failed" test "$(ob_sys 0 degraded)" = 0
+	check "$name: the log names the store and the offset" sh -c \
+		"dmesg | grep -q 'on store /dev/vda: .* at offset .* failed their checksum: rebuilt from the redundancy and rewritten'"
+	check "$name: a check counts 0 mismatches (the checksum tells the bad copy)" check0
+	check "$name: every corrupted member block is as it was (parity ones by the check)" good_again
+	check "$name: the check counted the parity blocks it rewrote" counters_agree "$E1"
+	E2=$(total checksum_errors)
+	check "$name: a second check: 0 mismatches, no new checksum error" sh -c \
+		"oreblk check $A --wait | grep -q 'mismatch_cnt 0\$' && [ \$(cat $SYS/checksum_errors | cut -d' ' -f1) = $E2 ]"
+	# block 3 of chunk row 20 on every member: every copy of that block
+	# (array offset 1.25 MiB on RAID1, 3.75 MiB on RAID5/6)
+	for i in $MEMBERS; do
+		corrupt $i $((20 * cb + 3))
+	done
+	check "$name: every copy bad: the read fails with EIO" sh -c \
+		"! dd if=$A of=/dev/null bs=1M count=4 iflag=direct 2>/tmp/ob_rot.err &&
+		 grep -q 'Input/output error' /tmp/ob_rot.err"
+	check "$name: the log says no mirror or parity gives them back" sh -c \
+		"dmesg | grep -q 'fail their checksum, and no mirror or parity gives them back'"
+	check "$name: still no member failed" test "$(ob_sys 0 degraded)" = 0
+	check "$name: the first MiB still reads right" sh -c \
+		"head -c 1048576 $DATA > /tmp/ob_rot.1m &&
+		 dd if=$A bs=1M count=1 iflag=direct 2>/dev/null | cmp - /tmp/ob_rot.1m"
+	check "$name: rewriting the data heals it" sh -c \
+		"dd if=$DATA of=$A bs=1M oflag=direct 2>/dev/null &&
+		 dd if=$A bs=1M count=4 iflag=direct 2>/dev/null | cmp - $DATA"
+	check "$name: stop; oreblk_check agrees" sh -c \
+		"oreblk stop $A && oreblk_check $MEMBERS"
+}
+
+V0=/dev/vda V1=/dev/vdb V2=/dev/vdc V3=/dev/vdd V4=/dev/vde V5=/dev/vdf
+
+CREATE="--raid 1 -n 2"
+one raid1 16 $V0 $V1
+CREATE="--raid 5 --chunk 64K -n 4"
+one raid5 16 $V0 $V1 $V2 $V3
+CREATE="--raid 6 --chunk 64K -n 5"
+one raid6 16 $V0 $V1 $V2 $V3 $V4
+
+expect_fail "--checksums crc32c with the resync policy is refused" "write-intent bitmap" \
+	oreblk create $A --force --raid 5 -n 4 --consistency-policy resync --checksums crc32c $V0 $V1 $V2 $V3
+expect_fail "--checksums crc32c on raid0 is refused" "write-intent bitmap" \
+	oreblk create $A --force --raid 0 -n 2 --checksums crc32c $V0 $V1
+check "modules unload" sh -c "rmmod oreblk && rmmod ore"
+ktap_done
