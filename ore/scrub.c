@@ -357,3 +357,86 @@ int ore_scrub(const struct ore_layout *layout, struct ore_components *oc,
 	return err;
 }
 EXPORT_SYMBOL_GPL(ore_scrub);
+
+/**
+ * ore_restamp() - store the checksums of whole stripes from their data
+ * @layout: the object's layout, verified by ore_verify_layout(); it must
+ *	have parity or mirrors
+ * @oc: the object's components
+ * @offset: logical offset, a multiple of the stripe length
+ * @length: bytes, a multiple of the stripe length (memory as for
+ *	ore_scrub())
+ *
+ * Every copy of every position that can be read is read with
+ * &ore_store_io.restamp: stores that keep checksums take what they hold as
+ * right. Nothing is compared or written: for the stripes a crash cut
+ * writes in when the redundancy cannot be repaired (a degraded array
+ * started all the same), so that their blocks read as what they hold
+ * instead of failing checksums that the crash left behind. Components
+ * that cannot be read are left out. Synchronous; process context; the
+ * caller keeps writes of these stripes out.
+ *
+ * Return: 0; -EINVAL for a bad range or a layout without redundancy; -EIO
+ * when a read failed; -ENOMEM.
+ */
+int ore_restamp(const struct ore_layout *layout, struct ore_components *oc,
+		u64 offset, u64 length)
+{
+	u32 ppu = layout->stripe_unit / PAGE_SIZE, pos, m, j;
+	struct ore_io_state *ios;
+	struct ore_batch *batch;
+	struct ore_sub *sub;
+	u64 s, nstripes;
+	int err;
+
+	err = ore_check_stripes(layout, oc, offset, length, "restamp");
+	if (err)
+		return err;
+	err = ore_get_rw_state(layout, oc, true, offset, length, &ios);
+	if (err)
+		return err;
+	ios->nr_pages = length >> PAGE_SHIFT;
+	batch = ore_batch_alloc(ios, NULL);
+	if (!batch) {
+		ore_put_io_state(ios);
+		return -ENOMEM;
+	}
+	nstripes = div64_u64(length, layout->stripe_length);
+	for (s = 0; s < nstripes && !err; s++) {
+		struct ore_striping_info si;
+
+		ore_calc_stripe_info(layout, offset + s * layout->stripe_length,
+				     &si);
+		for (pos = 0; pos < layout->group_width && !err; pos++)
+			for (m = 0; m < layout->mirrors_p1 && !err; m++) {
+				u32 comp = ore_layout_comp(layout, si.group,
+							   pos, m);
+
+				if (!ore_comp_readable(ios, comp, si.obj_offset,
+						       layout->stripe_unit))
+					continue;
+				for (j = 0; j < ppu && !err; j++) {
+					struct page *pg = ore_own_page(ios);
+
+					err = pg ? ore_batch_add(batch, comp,
+							si.obj_offset + (u64)j * PAGE_SIZE,
+							pg, 0, PAGE_SIZE, false) :
+						-ENOMEM;
+				}
+			}
+	}
+	if (!err) {
+		list_for_each_entry(sub, &batch->subs, node)
+			sub->sio.restamp = true;
+		ore_batch_run_sync(batch);
+		if (batch->failed)
+			err = -EIO;
+	}
+	if (err)
+		pr_err("object 0x%llx: restamp of %llu bytes at %llu failed: %d\n",
+		       oc->oid, length, offset, err);
+	ore_batch_free(batch);
+	ore_put_io_state(ios);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_restamp);

@@ -711,16 +711,3 @@ int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ore_bdev_store_enable_csum);
-
-/**
- * ore_store_has_csum - does @store keep checksums of its data?
- * @store: any store
- *
- * Return: true after ore_bdev_store_enable_csum().
- */
-bool ore_store_has_csum(const struct ore_store *store)
-{
-	return store->ops == &ore_bdev_store_ops &&
-	       container_of(store, struct ore_bdev_store, store)->csum;
-}
-EXPORT_SYMBOL_GPL(ore_store_has_csum);

@@ -751,7 +751,7 @@ static int oreblk_array_setup(struct oreblk_array *arr,
 static int oreblk_assemble_dirty(struct oreblk_array *arr,
 				 struct oreblk_cand **slot, u32 active,
 				 struct oreblk_ctl_assemble *ca, char *msg,
-				 bool *replay)
+				 bool *replay, bool *restamp)
 {
 	u32 regions = 0;
 	bool dirty = false;
@@ -792,6 +792,8 @@ static int oreblk_assemble_dirty(struct oreblk_array *arr,
 		}
 		pr_crit("oreblk%d: starting dirty degraded array - data corruption possible (%u of %u members in service; no resync)\n",
 			arr->index, active, arr->nr_members);
+		/* what can be done: checksums in step with the data */
+		*restamp = arr->intent && arr->csum;
 	} else if (arr->intent) {
 		*replay = true;
 	} else {
@@ -821,7 +823,7 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	struct oreblk_cand *cands, *slot[OREBLK_MAX_MEMBERS] = { };
 	char *msg = ca->msg;
 	struct oreblk_array *arr;
-	bool newly_lost = false, replay = false;
+	bool newly_lost = false, replay = false, restamp = false;
 	u32 n = ca->nr_paths, i, active = 0;
 	u64 events, faulty;
 	int err;
@@ -929,7 +931,8 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 		}
 		active++;
 	}
-	err = oreblk_assemble_dirty(arr, slot, active, ca, msg, &replay);
+	err = oreblk_assemble_dirty(arr, slot, active, ca, msg, &replay,
+				    &restamp);
 	if (err)
 		goto out;
 	for (i = 0; i < arr->nr_members; i++) {
@@ -953,6 +956,14 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 		err = oreblk_intent_replay(arr);
 		if (err) {
 			oreblk_msg(msg, "oreblk%d: the repair of the regions written at the crash failed: %d",
+				   arr->index, err);
+			goto out;
+		}
+	}
+	if (restamp) {
+		err = oreblk_intent_restamp(arr);
+		if (err) {
+			oreblk_msg(msg, "oreblk%d: restamping the checksums of the regions written at the crash failed: %d",
 				   arr->index, err);
 			goto out;
 		}

@@ -528,6 +528,55 @@ int oreblk_intent_replay(struct oreblk_array *arr)
 }
 
 /**
+ * oreblk_intent_restamp - the checksums of the regions written at the crash
+ * @arr: the array being assembled dirty, degraded and forced, with data
+ *	checksums, no I/O yet; @arr->intent->found from oreblk_intent_read()
+ *
+ * The redundancy cannot be repaired (a member is missing), but the
+ * checksums can be put in step with the data the crash left: every
+ * member in service reads the regions its bitmaps name with the entries
+ * taken from the data (ore_restamp()), and is flushed. Without it the
+ * blocks cut mid-write would fail their checksums and, with nothing to
+ * rebuild them from, read as EIO. Logged.
+ *
+ * Return: 0, or the error that stopped it (the array is not started).
+ */
+int oreblk_intent_restamp(struct oreblk_array *arr)
+{
+	struct oreblk_intent *in = arr->intent;
+	u64 U = arr->layout.stripe_length, bytes = 0;
+	unsigned long start = jiffies;
+	u32 n = bitmap_weight(in->found, in->nr_bits), b;
+	int err = 0;
+
+	for_each_set_bit(b, in->found, in->nr_bits) {
+		u64 off = (u64)b * in->region;
+		u64 end = min(off + in->region, arr->array_size);
+
+		while (off < end) {
+			u64 len = min_t(u64, end - off,
+					max_t(u64, U, div64_u64(SZ_1M, U) * U));
+
+			err = ore_restamp(&arr->layout, &arr->oc, off, len);
+			if (err) {
+				pr_err("oreblk%d: restamping the checksums at array offset %llu failed: %d\n",
+				       arr->index, off, err);
+				return err;
+			}
+			off += len;
+			bytes += len;
+		}
+		cond_resched();
+	}
+	err = oreblk_intent_flush(arr);
+	if (err)
+		return err;
+	pr_warn("oreblk%d: dirty degraded start: the checksums of %u regions written at the crash (%llu bytes) were taken from their data in %u ms\n",
+		arr->index, n, bytes, jiffies_to_msecs(jiffies - start));
+	return 0;
+}
+
+/**
  * oreblk_intent_rewrite - write the bits set now to every member in service
  * @arr: the array
  *

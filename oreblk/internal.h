@@ -573,6 +573,7 @@ struct oreblk_intent {
 
 int oreblk_intent_create(struct oreblk_array *arr, const struct oreblk_sb *sb);
 u32 oreblk_intent_read(struct oreblk_array *arr);
+int oreblk_intent_restamp(struct oreblk_array *arr);
 int oreblk_intent_replay(struct oreblk_array *arr);
 bool oreblk_intent_hold(struct oreblk_array *arr, struct oreblk_cmd *cmd);
 void oreblk_intent_end(struct oreblk_array *arr, struct oreblk_cmd *cmd);

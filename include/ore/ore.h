@@ -155,7 +155,6 @@ struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 struct ore_store *ore_bdev_store_open_file(struct file *bdev_file, u64 start,
 					   u64 len);
 int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start);
-bool ore_store_has_csum(const struct ore_store *store);
 int ore_store_statfs(struct ore_store *store, struct kstatfs *buf);
 struct ore_store *ore_missing_store_create(const char *name);
 void ore_store_get(struct ore_store *store);
@@ -337,6 +336,8 @@ int ore_rebuild(const struct ore_layout *layout, struct ore_components *oc,
 int ore_scrub(const struct ore_layout *layout, struct ore_components *oc,
 	      u64 offset, u64 length, unsigned int flags, u64 *mismatches,
 	      ore_on_dev_error_fn on_dev_error, void *private);
+int ore_restamp(const struct ore_layout *layout, struct ore_components *oc,
+		u64 offset, u64 length);
 
 /* RAID6 read-modify-write of one page row (ore/raid.c; for the tests). */
 void ore_pq_rmw(void **delta, unsigned int data, void *p, void *q,

@@ -14,6 +14,13 @@
 # Boot 3: three members with --force start degraded (the kernel log says
 # "starting dirty degraded array"), no resync, region A reads back, a
 # clean stop makes them clean, the modules unload.
+# Data checksums on a forced start (issue 12): boot 2 also makes a RAID1
+# over vde, vdf with the defaults (write-intent bitmap, checksums), writes
+# its region A and writes it during the second reset too; boot 3 starts it
+# from vde alone with --force: the checksums of the regions the bitmap
+# names are taken from the data (the log says so), and every block reads
+# (no EIO from entries the crash left behind, no checksum error), region A
+# included.
 #
 # CHECK: oreblk_dirty --disks 6 --disk-size 64M --stages 3 --timeout 600
 . /ore/tests/lib.sh
@@ -47,9 +54,15 @@ crash_during() {
 	exit 0
 }
 fio_b() {
-	hostrun fio --name=b --filename=$A --ioengine=libaio --direct=1 \
+	hostrun fio --name=b --filename=${1:-$A} --ioengine=libaio --direct=1 \
 		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=16M \
 		--size=32M --time_based --runtime=60 --randseed=9
+}
+B=/dev/oreblk1
+fio_both() {
+	fio_b $A &
+	fio_b $B
+	wait
 }
 
 case "$ORE_STAGE" in
@@ -81,7 +94,7 @@ case "$ORE_STAGE" in
 	crash_during fio_b
 	;;
 2)
-	ktap_plan 14
+	ktap_plan 16
 	ob_load || ktap_done
 	check "after the reset every member says dirty" state_is dirty $ALL
 	E0=$(events_of $V0)
@@ -109,10 +122,14 @@ case "$ORE_STAGE" in
 			state_is dirty $ALL
 	}
 	check "written again: dirty" write_dirty
-	crash_during fio_b
+	check "raid1 over vde, vdf with the defaults (checksums)" sh -c \
+		"oreblk create $B --force --raid 1 -n 2 /dev/vde /dev/vdf &&
+		 [ \$(cat /sys/block/oreblk1/ore/checksums) = crc32c ]"
+	check "raid1: region A written and verified" ob_fio $B 0 16M
+	crash_during fio_both
 	;;
 3)
-	ktap_plan 9
+	ktap_plan 13
 	ob_load || ktap_done
 	check "after the second reset every member says dirty" state_is dirty $ALL
 	expect_fail "three members without --force: refused" "cannot start dirty degraded array" \
@@ -125,6 +142,15 @@ case "$ORE_STAGE" in
 	check "region A reads back degraded" ob_fio_verify $A 0 16M
 	stop_clean() { oreblk stop $A && state_is clean "$@"; }
 	check "clean stop: the three members say clean" stop_clean $V0 $V1 $V2
+	check "raid1 with checksums, dirty, vde alone with --force: started degraded" sh -c \
+		"oreblk assemble $B --force /dev/vde && [ \$(cat /sys/block/oreblk1/ore/degraded) = 1 ]"
+	check "raid1: the log says the checksums of the regions written at the crash were taken from the data" sh -c \
+		"dmesg | grep -q 'oreblk1: dirty degraded start: the checksums of [0-9]* regions written at the crash'"
+	check "raid1: every block reads, no checksum error" sh -c \
+		"dd if=$B of=/dev/null bs=1M iflag=direct 2>/dev/null &&
+		 cat /sys/block/oreblk1/ore/checksum_errors | grep -q '^0 '"
+	r1_verify() { ob_fio_verify $B 0 16M && oreblk stop $B; }
+	check "raid1: region A reads back, stop" r1_verify
 	check "modules unload" sh -c "rmmod oreblk && rmmod ore"
 	ktap_done
 	;;
