@@ -528,11 +528,42 @@ static int ore_bdev_statfs(struct ore_store *store, struct kstatfs *buf)
 	return 0;
 }
 
+/*
+ * The last of the checksum region, at release: a store in service writes
+ * its dirty entries (a clean stop has flushed them already); a failed one
+ * forgets them (a failed member is rebuilt whole before its entries count
+ * again) rather than write them to a broken device. Either way the
+ * writeback errors of the device are taken as seen here: they are the
+ * store's, and must not fail the next opener's fsync() (oreblk create on a
+ * member that failed and was repaired).
+ */
+static void ore_bdev_csum_close(struct ore_bdev_store *bs)
+{
+	struct address_space *mapping = bs->bdev->bd_mapping;
+	loff_t end = bs->csum_start + bs->csum_bytes - 1;
+	int err;
+
+	if (ore_store_failed(&bs->store)) {
+		truncate_inode_pages_range(mapping, bs->csum_start, end);
+	} else {
+		err = filemap_write_and_wait_range(mapping, bs->csum_start, end);
+		if (err)
+			pr_err("store %s: writing its checksums at release failed: %d\n",
+			       bs->store.name, err);
+	}
+	err = file_check_and_advance_wb_err(bs->bdev_file);
+	if (err)
+		pr_warn("store %s: the device reported write errors: %d\n",
+			bs->store.name, err);
+}
+
 static void ore_bdev_release(struct ore_store *store)
 {
 	struct ore_bdev_store *bs = to_bdev_store(store);
 
 	cancel_work_sync(&bs->csum_work);	/* nothing queued: no I/O left */
+	if (bs->csum)
+		ore_bdev_csum_close(bs);
 	if (bs->borrowed)
 		fput(bs->bdev_file);
 	else

@@ -16,7 +16,10 @@
 #  - one block corrupted on every member of its row (every copy, data and
 #    parity): the array read fails with EIO, the kernel log names the
 #    store and the offset, no member is failed, the other blocks read;
-#    rewriting the data through the array heals it.
+#    rewriting the data through the array heals it;
+#  - stopped, every checksum on the members matches its block
+#    (tests/tools/oreblk_check --csum), and one block overwritten is one
+#    bad block there.
 # --args nocsum makes the arrays with --checksums none: the corrupted data
 # then reads back wrong and the test fails (it can fail).
 #
@@ -24,7 +27,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/oreblk_lib.sh
 
-ktap_plan 58
+ktap_plan 61
 
 A=/dev/oreblk0
 SYS=/sys/block/oreblk0/ore
@@ -127,8 +130,13 @@ one() {
 	check "$name: rewriting the data heals it" sh -c \
 		"dd if=$DATA of=$A bs=1M oflag=direct 2>/dev/null &&
 		 dd if=$A bs=1M count=4 iflag=direct 2>/dev/null | cmp - $DATA"
-	check "$name: stop; oreblk_check agrees" sh -c \
-		"oreblk stop $A && oreblk_check $MEMBERS"
+	check "$name: stop; oreblk_check agrees, every checksum on the members matches" sh -c \
+		"oreblk stop $A && oreblk_check --csum $MEMBERS > /tmp/ob_rot.chk &&
+		 grep -q 'checksums: [1-9][0-9]* blocks verified, 0 bad' /tmp/ob_rot.chk"
+	corrupt $V0 7
+	check "$name: a block overwritten: oreblk_check --csum counts it" sh -c \
+		"! oreblk_check --csum $MEMBERS > /tmp/ob_rot.chk &&
+		 grep -q 'checksums: [0-9]* blocks verified, 1 bad' /tmp/ob_rot.chk"
 }
 
 V0=/dev/vda V1=/dev/vdb V2=/dev/vdc V3=/dev/vdd V4=/dev/vde V5=/dev/vdf

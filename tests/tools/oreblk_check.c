@@ -5,7 +5,7 @@
  * GF(2^8)) equal to those computed from the data, with the userspace ORE
  * of tools/ore_user.c.
  *
- *   oreblk_check [--size BYTES] [--dump FILE] [--all] MEMBER...
+ *   oreblk_check [--size BYTES] [--dump FILE] [--all] [--csum] MEMBER...
  *
  * The members may come in any order; those not given, stale (lower events)
  * or marked faulty by the freshest superblocks are missing (with --all the
@@ -14,7 +14,9 @@
  * contents to FILE, rebuilt from redundancy where members are missing: an
  * image to compare with what /dev/oreblkN showed. The member's buffer
  * cache is dropped first (BLKFLSBUF), so a running array's writes are
- * seen; stop the array or let it rest while this runs.
+ * seen; stop the array or let it rest while this runs. --csum also reads
+ * the data checksums of every member read that has them (csum_type crc32c)
+ * and verifies each block whose entry is not 0 (include/ore/pure.h).
  *
  * Exit status: 0 consistent, 1 inconsistent, 2 error.
  */
@@ -80,12 +82,92 @@ static int dump(struct ore_user_obj *obj, uint64_t size, const char *file)
 	return err ? 2 : 0;
 }
 
+/* CRC-32C of one checksum block: the SSE4.2 instruction where there is one */
+#if defined(__x86_64__)
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t len)
+{
+	uint64_t crc64 = crc;
+
+	for (; len >= 8; p += 8, len -= 8) {
+		uint64_t v;
+
+		memcpy(&v, p, sizeof(v));
+		crc64 = __builtin_ia32_crc32di(crc64, v);
+	}
+	crc = (uint32_t)crc64;
+	while (len--)
+		crc = __builtin_ia32_crc32qi(crc, *p++);
+	return crc;
+}
+#endif
+
+static uint32_t block_csum(const uint8_t *p)
+{
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("sse4.2"))
+		return ore_csum_value(crc32c_hw(~0U, p, ORE_CSUM_BLOCK));
+#endif
+	return ore_csum_value(ore_crc32c(~0U, p, ORE_CSUM_BLOCK));
+}
+
+/*
+ * Verify the data checksums of member @path (superblock @sb): every block
+ * whose entry is not 0. Adds to *@checked and *@bad; -1 on a read error.
+ */
+static int check_csums(const char *path, int fd, const struct oreblk_sb *sb,
+		       uint64_t *checked, uint64_t *bad)
+{
+	const size_t chunk = 1 << 20;
+	uint64_t dsize = le64toh(sb->data_size), off;
+	uint64_t doff = le64toh(sb->data_offset);
+	uint64_t coff = le64toh(sb->csum_offset);
+	uint8_t *buf = malloc(chunk);
+	uint32_t *ents = malloc(chunk / ORE_CSUM_BLOCK * ORE_CSUM_ENTRY);
+	int rc = -1;
+
+	if (!buf || !ents)
+		goto out;
+	for (off = 0; off < dsize; off += chunk) {
+		size_t len = dsize - off < chunk ? dsize - off : chunk;
+		size_t nb = len / ORE_CSUM_BLOCK, b;
+
+		if (pread(fd, buf, len, (off_t)(doff + off)) != (ssize_t)len ||
+		    pread(fd, ents, nb * ORE_CSUM_ENTRY,
+			  (off_t)(coff + off / ORE_CSUM_BLOCK * ORE_CSUM_ENTRY)) !=
+		    (ssize_t)(nb * ORE_CSUM_ENTRY)) {
+			fprintf(stderr, "%s: %s: cannot read data or checksums at %" PRIu64 "\n",
+				prog, path, off);
+			goto out;
+		}
+		for (b = 0; b < nb; b++) {
+			uint32_t e = le32toh(ents[b]), d;
+
+			if (!e)
+				continue;
+			(*checked)++;
+			d = block_csum(buf + b * ORE_CSUM_BLOCK);
+			if (d == e)
+				continue;
+			if (++*bad <= 5)
+				printf("%s: %s: block at data offset %" PRIu64 ": checksum %08x, data %08x\n",
+				       prog, path, off + b * ORE_CSUM_BLOCK, e, d);
+		}
+	}
+	rc = 0;
+out:
+	free(buf);
+	free(ents);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "dump", required_argument, NULL, 'd' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "csum", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ore_user_comp comps[OREBLK_MAX_MEMBERS];
@@ -95,23 +177,25 @@ int main(int argc, char **argv)
 	struct ore_layout l;
 	uint64_t size = 0, max_events = 0, faulty;
 	const char *dump_file = NULL, *why;
-	int c, i, n, all = 0, rc = 2, fresh = 0, nmissing = 0;
+	int c, i, n, all = 0, rc = 2, fresh = 0, nmissing = 0, csum = 0;
+	uint64_t csum_checked = 0, csum_bad = 0;
 	uint32_t nr;
 
-	while ((c = getopt_long(argc, argv, "s:d:a", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:d:ac", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': size = parse_size(optarg); break;
 		case 'd': dump_file = optarg; break;
 		case 'a': all = 1; break;
+		case 'c': csum = 1; break;
 		default:
-			fprintf(stderr, "usage: %s [--size BYTES] [--dump FILE] [--all] MEMBER...\n",
+			fprintf(stderr, "usage: %s [--size BYTES] [--dump FILE] [--all] [--csum] MEMBER...\n",
 				prog);
 			return 2;
 		}
 	}
 	n = argc - optind;
 	if (n < 1 || n > OREBLK_MAX_MEMBERS) {
-		fprintf(stderr, "usage: %s [--size BYTES] [--dump FILE] [--all] MEMBER...\n",
+		fprintf(stderr, "usage: %s [--size BYTES] [--dump FILE] [--all] [--csum] MEMBER...\n",
 			prog);
 		return 2;
 	}
@@ -210,6 +294,24 @@ int main(int argc, char **argv)
 		rc = 1;
 	} else {
 		rc = 0;
+	}
+	for (i = 0; csum && i < n; i++) {
+		uint32_t idx = le32toh(sbs[i].member_index);
+
+		if (comps[idx].fd < 0 ||
+		    le32toh(sbs[i].csum_type) != OREBLK_CSUM_CRC32C)
+			continue;
+		if (check_csums(argv[optind + i], comps[idx].fd, &sbs[i],
+				&csum_checked, &csum_bad)) {
+			rc = 2;
+			goto out;
+		}
+	}
+	if (csum) {
+		printf("%s: checksums: %" PRIu64 " blocks verified, %" PRIu64 " bad\n",
+		       prog, csum_checked, csum_bad);
+		if (csum_bad && !rc)
+			rc = 1;
 	}
 out:
 	for (i = 0; i < OREBLK_MAX_MEMBERS; i++)
