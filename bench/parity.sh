@@ -30,6 +30,7 @@ r5a=$(fig cpu-raid5-gw3-su4k); r5b=$(fig cpu-raid5-gw4-su64k)
 r6a=$(fig cpu-raid6-gw8-su4k); r6b=$(fig cpu-raid6-gw6-su64k)
 r0=$(fig cpu-raid0-gw4-su64k)
 d0=$(fig dev-raid0-su64k); d5=$(fig dev-raid5-su64k)
+echo "== CRC-32C of 4 KiB blocks (data checksums): crc32c() $(fig raw-crc32c-lib) MB/s ($([ -d /sys/module/crc32c_intel ] && echo crc32c_intel loaded || echo crc32c_intel not loaded)), __crc32c_le $(fig raw-crc32c-sw) MB/s, xxh64 $(fig raw-xxh64) MB/s"
 x2=$(fig raw-xor-dw2); x3=$(fig raw-xor-dw3); p6=$(fig raw-pq-dw6); p4=$(fig raw-pq-dw4)
 echo "== kernel figures: xor boot ${xor:-(not measured: arch template chosen)} MB/s, raid6 gen() boot ${r6:-?} MB/s"
 echo "== engine CPU path (null stores, full-stripe writes, data MB/s) against"

@@ -25,7 +25,8 @@
  * their completion refills it.
  *
  * Data checksums (ore_bdev_store_enable_csum(), docs/stores.md): every
- * 4096-byte block written gets its CRC-32C in a region of the same device,
+ * 4096-byte block written gets its checksum (CRC-32C or XXH64) in a region
+ * of the same device,
  * and every read is verified against it; a block that does not match reads
  * as -EBADMSG (its data still in the memory of the request). The region is
  * kept in the device's own page cache: a write stores its entries there
@@ -66,6 +67,7 @@
  * @borrowed: @bdev_file is the caller's (ore_bdev_store_open_file()): the
  *	store holds a file reference, the caller the claim on the device
  * @csum: data checksums are on (ore_bdev_store_enable_csum())
+ * @csum_type: ORE_CSUM_CRC32C or ORE_CSUM_XXH64
  * @csum_start: byte offset of the checksum region on the device
  * @csum_bytes: bytes of the region, ore_csum_bytes(@len)
  * @csum_lock: protects @csum_queue
@@ -82,6 +84,7 @@ struct ore_bdev_store {
 	struct bio_set bio_set;
 	bool borrowed;
 	bool csum;
+	u32 csum_type;
 	u64 csum_start;
 	u64 csum_bytes;
 	spinlock_t csum_lock;		/* protects csum_queue */
@@ -130,6 +133,14 @@ static struct folio *ore_bdev_csum_folio(struct ore_bdev_store *bs, u64 pos,
 		return NULL;
 	}
 	return folio;
+}
+
+/* The entry of one ORE_CSUM_BLOCK of data at @p. */
+static u32 ore_bdev_block_csum(const struct ore_bdev_store *bs, const void *p)
+{
+	if (bs->csum_type == ORE_CSUM_XXH64)
+		return ore_csum_value((u32)xxh64(p, ORE_CSUM_BLOCK, 0));
+	return ore_csum_value(crc32c(~0U, p, ORE_CSUM_BLOCK));
 }
 
 /* Done with a checksum folio: dirty it if it was stamped, unlock, put. */
@@ -197,8 +208,7 @@ static int ore_bdev_csum_walk(struct ore_bdev_store *bs,
 			}
 			data = kmap_local_page(nth_page(bv->bv_page,
 							boff >> PAGE_SHIFT));
-			crc = ore_csum_value(crc32c(~0U, data + offset_in_page(boff),
-						    ORE_CSUM_BLOCK));
+			crc = ore_bdev_block_csum(bs, data + offset_in_page(boff));
 			kunmap_local(data);
 			ent = kmap_local_folio(folio, pos - folio_pos(folio));
 			if (stamp) {
@@ -705,8 +715,10 @@ EXPORT_SYMBOL_GPL(ore_bdev_store_open_file);
  * @csum_start: byte offset on the device of the checksum region, a
  *	multiple of PAGE_SIZE; the region is ore_csum_bytes() of the store's
  *	length, outside the store's range
+ * @type: ORE_CSUM_CRC32C (the kernel's crc32c(): the CPU's CRC instruction
+ *	where there is one) or ORE_CSUM_XXH64 (lib/xxhash: fast in software)
  *
- * From here on every write stores the CRC-32C of each 4096-byte block in
+ * From here on every write stores the checksum of each 4096-byte block in
  * the region (include/ore/pure.h, docs/stores.md) and every read verifies
  * the blocks whose entry is not 0: a mismatch fails the read with
  * -EBADMSG, which ORE repairs from the redundancy. Requests must be whole
@@ -715,14 +727,17 @@ EXPORT_SYMBOL_GPL(ore_bdev_store_open_file);
  * user repairs the regions that had writes in flight with reads marked
  * &ore_store_io.restamp.
  *
- * Return: 0, or -EINVAL (not a block store, a misplaced region).
+ * Return: 0, or -EINVAL (not a block store, an unknown type, a misplaced
+ * region).
  */
-int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start)
+int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start,
+			       u32 type)
 {
 	struct ore_bdev_store *bs;
 	u64 bytes, size;
 
-	if (store->ops != &ore_bdev_store_ops)
+	if (store->ops != &ore_bdev_store_ops ||
+	    (type != ORE_CSUM_CRC32C && type != ORE_CSUM_XXH64))
 		return -EINVAL;
 	bs = to_bdev_store(store);
 	bytes = ore_csum_bytes(bs->len);
@@ -738,6 +753,7 @@ int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start)
 	}
 	bs->csum_start = csum_start;
 	bs->csum_bytes = bytes;
+	bs->csum_type = type;
 	bs->csum = true;
 	return 0;
 }

@@ -151,7 +151,7 @@ static void oreblk_sb_build(struct oreblk_array *arr, u32 idx,
 		sb->intent_region = cpu_to_le64(arr->intent->region);
 	}
 	if (arr->csum) {
-		sb->csum_type = cpu_to_le32(OREBLK_CSUM_CRC32C);
+		sb->csum_type = cpu_to_le32(arr->csum);
 		sb->csum_offset = cpu_to_le64(arr->csum_offset);
 	}
 	sb->csum = cpu_to_le32(oreblk_sb_csum(sb));
@@ -170,11 +170,14 @@ struct ore_store *oreblk_open_store(struct oreblk_array *arr,
 	struct ore_store *store;
 	int err;
 
+	/* the superblock's type is the store's */
+	BUILD_BUG_ON(OREBLK_CSUM_CRC32C != ORE_CSUM_CRC32C ||
+		     OREBLK_CSUM_XXH64 != ORE_CSUM_XXH64);
 	store = ore_bdev_store_open_file(file, arr->data_offset,
 					 arr->data_size);
 	if (IS_ERR(store) || !arr->csum)
 		return store;
-	err = ore_bdev_store_enable_csum(store, arr->csum_offset);
+	err = ore_bdev_store_enable_csum(store, arr->csum_offset, arr->csum);
 	if (err) {
 		ore_store_put(store);
 		return ERR_PTR(err);
@@ -713,7 +716,7 @@ static int oreblk_array_setup(struct oreblk_array *arr,
 	arr->data_size = le64_to_cpu(sb->data_size);
 	arr->array_size = le64_to_cpu(sb->array_size);
 	arr->ctime = le64_to_cpu(sb->ctime);
-	arr->csum = le32_to_cpu(sb->csum_type) == OREBLK_CSUM_CRC32C;
+	arr->csum = le32_to_cpu(sb->csum_type);
 	arr->csum_offset = le64_to_cpu(sb->csum_offset);
 	oreblk_sb_get_layout(sb, &arr->layout);
 	err = ore_verify_layout(arr->nr_members, &arr->layout);

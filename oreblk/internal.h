@@ -390,8 +390,8 @@ struct oreblk_member {
  *	resync is due (found dirty at assembly and not done yet; under
  *	@sb_mutex)
  * @resync_pos: see @resync_pending; a multiple of the stripe length
- * @csum: the members keep CRC-32C checksums of their data
- *	(OREBLK_CSUM_CRC32C), in the region at @csum_offset
+ * @csum: the members keep checksums of their data, OREBLK_CSUM_CRC32C or
+ *	OREBLK_CSUM_XXH64 (0: none), in the region at @csum_offset
  * @csum_offset: see @csum
  */
 struct oreblk_array {
@@ -452,7 +452,7 @@ struct oreblk_array {
 	struct oreblk_intent *intent;
 	bool resync_pending;
 	u64 resync_pos;
-	bool csum;
+	u32 csum;
 	u64 csum_offset;
 };
 

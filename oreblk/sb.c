@@ -107,6 +107,7 @@ static const char *oreblk_sb_checksums(const struct oreblk_sb *sb,
 	case OREBLK_CSUM_NONE:
 		return coff ? "csum_offset without checksums" : NULL;
 	case OREBLK_CSUM_CRC32C:
+	case OREBLK_CSUM_XXH64:
 		break;
 	default:
 		return "unknown checksum type";

@@ -29,7 +29,8 @@
  *   stripe_cache_hits    read-4-write pages found uptodate in the cache
  *   stripe_cache_misses  read-4-write pages that had to be read
  *   stripe_lock_waits    stripe lock acquisitions that waited
- *   checksums            "crc32c" (data checksums on the members) or "none"
+ *   checksums            "xxh64" or "crc32c" (data checksums on the
+ *                        members), or "none"
  *   checksum_errors      member reads that failed their checksum, over the
  *                        members in service ("0 0 3 0": by member index)
  *                        after the total: "TOTAL M0 M1 ..."
@@ -293,8 +294,10 @@ static DEVICE_ATTR_RO(stripe_lock_waits);
 static ssize_t checksums_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%s\n",
-			  oreblk_dev_array(dev)->csum ? "crc32c" : "none");
+	static const char *const names[] = { "none", "crc32c", "xxh64" };
+	u32 t = oreblk_dev_array(dev)->csum;
+
+	return sysfs_emit(buf, "%s\n", t < ARRAY_SIZE(names) ? names[t] : "?");
 }
 static DEVICE_ATTR_RO(checksums);
 

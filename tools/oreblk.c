@@ -7,7 +7,7 @@
  *                 [--group-count G] [--group-depth D] [--size SIZE]
  *                 [--name NAME] [--assume-clean] [--force]
  *                 [--consistency-policy resync|intent] [--intent-region SIZE]
- *                 [--checksums crc32c|none] MEMBER...
+ *                 [--checksums xxh64|crc32c|none] MEMBER...
  *   oreblk assemble DEV [--no-check] [--force] MEMBER...
  *   oreblk stop DEV
  *   oreblk detail DEV
@@ -29,9 +29,9 @@
  * (--consistency-policy intent, the default; --intent-region sets the
  * array bytes per bit) or with a resync of the whole array at the next
  * assembly (--consistency-policy resync, md's default). With the bitmap,
- * every 4 KiB block of the members' data has a CRC-32C in a region after
- * the data (--checksums crc32c, the default there; none to leave them
- * out): reads verify it, and a block that fails is rebuilt from the
+ * every 4 KiB block of the members' data has a checksum in a region after
+ * the data (--checksums xxh64, the default there, or crc32c; none to leave
+ * them out): reads verify it, and a block that fails is rebuilt from the
  * redundancy and rewritten. Assemble checks the members here first
  * (foreign devices, members of other arrays, a member given twice, too
  * many missing) and the kernel checks them all again; --no-check skips the
@@ -84,7 +84,7 @@ static void usage(void)
 		"              [--group-count G] [--group-depth D] [--size SIZE]\n"
 		"              [--name NAME] [--assume-clean] [--force]\n"
 		"              [--consistency-policy resync|intent] [--intent-region SIZE]\n"
-		"              [--checksums crc32c|none]\n"
+		"              [--checksums xxh64|crc32c|none]\n"
 		"              MEMBER...\n"
 		"       %s assemble DEV [--no-check] [--force] MEMBER...\n"
 		"       %s stop DEV\n"
@@ -549,12 +549,14 @@ static int create_parse(int argc, char **argv, struct create_args *a)
 			}
 			break;
 		case 'C':
-			if (!strcmp(optarg, "crc32c")) {
+			if (!strcmp(optarg, "xxh64")) {
+				a->csum = OREBLK_CSUM_XXH64;
+			} else if (!strcmp(optarg, "crc32c")) {
 				a->csum = OREBLK_CSUM_CRC32C;
 			} else if (!strcmp(optarg, "none")) {
 				a->csum = OREBLK_CSUM_NONE;
 			} else {
-				err_msg("--checksums must be crc32c or none");
+				err_msg("--checksums must be xxh64, crc32c or none");
 				return 2;
 			}
 			break;
@@ -710,9 +712,9 @@ static int create_policy(const struct create_args *a, const struct ore_layout *l
 		err_msg("--intent-region needs --consistency-policy intent");
 		return 2;
 	}
-	if (a->csum == OREBLK_CSUM_CRC32C &&
+	if (a->csum > OREBLK_CSUM_NONE &&
 	    policy != OREBLK_CONSISTENCY_INTENT) {
-		err_msg("--checksums crc32c needs the write-intent bitmap (--consistency-policy intent, on a layout with redundancy)");
+		err_msg("--checksums needs the write-intent bitmap (--consistency-policy intent, on a layout with redundancy)");
 		return 2;
 	}
 	if (policy != OREBLK_CONSISTENCY_INTENT)
@@ -738,8 +740,10 @@ static int create_policy(const struct create_args *a, const struct ore_layout *l
 	sb->intent_bytes = htole32(OREBLK_INTENT_BYTES);
 	sb->intent_offset = htole64(OREBLK_INTENT_OFFSET);
 	sb->intent_region = htole64(region);
+	/* xxh64 by default: see docs/oreblk.md, "Data checksums" */
 	if (a->csum != OREBLK_CSUM_NONE)
-		sb->csum_type = htole32(OREBLK_CSUM_CRC32C);
+		sb->csum_type = htole32(a->csum < 0 ? OREBLK_CSUM_XXH64 :
+					(uint32_t)a->csum);
 	return 0;
 }
 
@@ -1351,8 +1355,10 @@ static int cmd_examine(int argc, char **argv)
 			print_intent(argv[i], &sb);
 		else
 			printf("    consistency : resync\n");
-		if (le32toh(sb.csum_type) == OREBLK_CSUM_CRC32C)
-			printf("      checksums : crc32c (region at %" PRIu64 ", %" PRIu64 " bytes)\n",
+		if (le32toh(sb.csum_type))
+			printf("      checksums : %s (region at %" PRIu64 ", %" PRIu64 " bytes)\n",
+			       le32toh(sb.csum_type) == OREBLK_CSUM_XXH64 ?
+			       "xxh64" : "crc32c",
 			       (uint64_t)le64toh(sb.csum_offset),
 			       ore_csum_bytes(le64toh(sb.data_size)));
 		else

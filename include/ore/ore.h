@@ -154,7 +154,8 @@ struct ore_store *ore_bdev_store_open(const char *path, u64 start, u64 len,
 				      void *holder);
 struct ore_store *ore_bdev_store_open_file(struct file *bdev_file, u64 start,
 					   u64 len);
-int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start);
+int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start,
+			       u32 type);
 int ore_store_statfs(struct ore_store *store, struct kstatfs *buf);
 struct ore_store *ore_missing_store_create(const char *name);
 void ore_store_get(struct ore_store *store);

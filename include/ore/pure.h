@@ -14,6 +14,7 @@
  *	exofs	~ore_crc32c(~0, buf, len)	0xE3069283 (standard CRC-32C)
  *	oreblk	 ore_crc32c(~0, buf, len)	0x1CF96D7C (not inverted)
  *	data	 ore_csum_value(ore_crc32c(~0, block, 4096)): 0 becomes 1
+ *		 (ORE_CSUM_CRC32C; ORE_CSUM_XXH64 is xxh64 instead, below)
  *
  * The two differ only by that final inversion; it stays because changing
  * either format's would change its bytes on disk.
@@ -26,6 +27,7 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/crc32.h>
+#include <linux/xxhash.h>
 #include <asm/byteorder.h>
 #else
 #include <stdint.h>
@@ -111,10 +113,103 @@ static inline u32 ore_crc32c_skip(u32 crc, const void *buf, size_t len,
  * data bytes [i * ORE_CSUM_BLOCK, (i + 1) * ORE_CSUM_BLOCK), in a region
  * of whole 4096-byte pages. An entry of 0 means "no checksum" (never
  * written since the region was zeroed): it is not verified. A stored entry
- * is ore_csum_value() of the block's CRC, never 0.
+ * is ore_csum_value() of the block's checksum, never 0:
+ *	ORE_CSUM_CRC32C	ore_crc32c(~0, block, 4096) (the kernel's crc32c())
+ *	ORE_CSUM_XXH64	the low 32 bits of xxh64(block, 4096, seed 0)
  */
 #define ORE_CSUM_BLOCK		4096u
 #define ORE_CSUM_ENTRY		4u
+#define ORE_CSUM_CRC32C		1u
+#define ORE_CSUM_XXH64		2u
+
+#ifndef __KERNEL__
+/*
+ * ore_xxh64 - XXH64 of @len bytes of @buf with @seed, the kernel's xxh64()
+ * (lib/xxhash.c) for the tools: xxHash's published algorithm, check value
+ * 0xEF46DB3751D8E999 for no bytes and seed 0.
+ */
+#define ORE_XXH_P1	0x9E3779B185EBCA87ULL
+#define ORE_XXH_P2	0xC2B2AE3D27D4EB4FULL
+#define ORE_XXH_P3	0x165667B19E3779F9ULL
+#define ORE_XXH_P4	0x85EBCA77C2B2AE63ULL
+#define ORE_XXH_P5	0x27D4EB2F165667C5ULL
+
+static inline u64 ore_xxh_rotl(u64 x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+static inline u64 ore_xxh_rd64(const u8 *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
+}
+
+static inline u64 ore_xxh_round(u64 acc, u64 in)
+{
+	acc += in * ORE_XXH_P2;
+	acc = ore_xxh_rotl(acc, 31);
+	return acc * ORE_XXH_P1;
+}
+
+static inline u64 ore_xxh_merge(u64 acc, u64 val)
+{
+	acc ^= ore_xxh_round(0, val);
+	return acc * ORE_XXH_P1 + ORE_XXH_P4;
+}
+
+static inline u64 ore_xxh64(const void *buf, size_t len, u64 seed)
+{
+	const u8 *p = buf, *end = p + len;
+	u64 h;
+
+	if (len >= 32) {
+		u64 v1 = seed + ORE_XXH_P1 + ORE_XXH_P2, v2 = seed + ORE_XXH_P2;
+		u64 v3 = seed, v4 = seed - ORE_XXH_P1;
+
+		do {
+			v1 = ore_xxh_round(v1, ore_xxh_rd64(p));
+			v2 = ore_xxh_round(v2, ore_xxh_rd64(p + 8));
+			v3 = ore_xxh_round(v3, ore_xxh_rd64(p + 16));
+			v4 = ore_xxh_round(v4, ore_xxh_rd64(p + 24));
+			p += 32;
+		} while (p + 32 <= end);
+		h = ore_xxh_rotl(v1, 1) + ore_xxh_rotl(v2, 7) +
+		    ore_xxh_rotl(v3, 12) + ore_xxh_rotl(v4, 18);
+		h = ore_xxh_merge(h, v1);
+		h = ore_xxh_merge(h, v2);
+		h = ore_xxh_merge(h, v3);
+		h = ore_xxh_merge(h, v4);
+	} else {
+		h = seed + ORE_XXH_P5;
+	}
+	h += len;
+	for (; p + 8 <= end; p += 8) {
+		h ^= ore_xxh_round(0, ore_xxh_rd64(p));
+		h = ore_xxh_rotl(h, 27) * ORE_XXH_P1 + ORE_XXH_P4;
+	}
+	if (p + 4 <= end) {
+		u32 v;
+
+		memcpy(&v, p, sizeof(v));
+		h ^= (u64)le32toh(v) * ORE_XXH_P1;
+		h = ore_xxh_rotl(h, 23) * ORE_XXH_P2 + ORE_XXH_P3;
+		p += 4;
+	}
+	for (; p < end; p++) {
+		h ^= *p * ORE_XXH_P5;
+		h = ore_xxh_rotl(h, 11) * ORE_XXH_P1;
+	}
+	h ^= h >> 33;
+	h *= ORE_XXH_P2;
+	h ^= h >> 29;
+	h *= ORE_XXH_P3;
+	h ^= h >> 32;
+	return h;
+}
+#endif
 
 static inline u32 ore_csum_value(u32 crc)
 {

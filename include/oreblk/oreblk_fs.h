@@ -104,15 +104,17 @@
  *	DIV_ROUND_UP(@array_size, @intent_region) bits, at most 8 *
  *	@intent_bytes; 0 otherwise
  * @csum_type: checksums of the data: OREBLK_CSUM_NONE (0, also what
- *	superblocks written before this field existed say) or
- *	OREBLK_CSUM_CRC32C (only with OREBLK_CONSISTENCY_INTENT)
+ *	superblocks written before this field existed say),
+ *	OREBLK_CSUM_CRC32C or OREBLK_CSUM_XXH64 (only with
+ *	OREBLK_CONSISTENCY_INTENT)
  * @pad2: zero
  * @csum_offset: with OREBLK_CSUM_CRC32C, byte offset on every member of
  *	the checksum region, a multiple of 4096, at or after the end of the
  *	data range: ore_csum_bytes(@data_size) bytes, one little-endian
  *	entry per 4096 bytes of the member's data range (include/ore/pure.h:
- *	entry i is ore_csum_value(crc32c(~0, block i)), 0 for a block not
- *	written since create zeroed the region); 0 otherwise
+ *	entry i is ore_csum_value() of block i's CRC-32C or of the low 32
+ *	bits of its XXH64, 0 for a block not written since create zeroed the
+ *	region); 0 otherwise
  * @reserved: zeros
  */
 struct oreblk_sb {
@@ -194,15 +196,16 @@ struct oreblk_sb {
 
 /*
  * &oreblk_sb.csum_type (docs/oreblk.md, "Data checksums"). With
- * OREBLK_CSUM_CRC32C every 4096-byte block of every member's data range has
- * a CRC-32C in the member's checksum region; a read that does not match is
+ * checksums every 4096-byte block of every member's data range has an
+ * entry in the member's checksum region; a read that does not match is
  * rebuilt from the redundancy and rewritten. Entries and data are written
  * in no order: the write-intent repair after a crash restamps the entries
  * of the regions it names from their data, so the type needs the intent
  * policy.
  */
 #define OREBLK_CSUM_NONE	0
-#define OREBLK_CSUM_CRC32C	1
+#define OREBLK_CSUM_CRC32C	1	/* == ORE_CSUM_CRC32C */
+#define OREBLK_CSUM_XXH64	2	/* == ORE_CSUM_XXH64 */
 
 /* ---------------------------------------------------------------------
  * The control device, /dev/oreblk-control (misc). Every ioctl needs

@@ -1,7 +1,7 @@
 #!/bin/sh
 # oreblk data checksums (issue 12): bitrot is found, repaired and counted.
-# For RAID1 over 2, RAID5 over 4 and RAID6 over 5 members, made with the
-# default checksums (crc32c): 4 MiB of random data through the array, the
+# For RAID1 over 2 (--checksums crc32c), RAID5 over 4 and RAID6 over 5
+# members (the default checksums, xxh64): 4 MiB of random data through the array, the
 # array stopped and assembled again (the checksums come from the members,
 # not from memory); then bytes of member 0 are overwritten directly on the
 # member device: the first 4 KiB block of each of its first 6 chunks (data
@@ -16,7 +16,7 @@
 #  - one block corrupted on every member of its row (every copy, data and
 #    parity): the array read fails with EIO, the kernel log names the
 #    store and the offset, no member is failed, the other blocks read;
-#    rewriting the data through the array heals it;
+#    a write of that whole stripe through the array heals it;
 #  - stopped, every checksum on the members matches its block
 #    (tests/tools/oreblk_check --csum), and one block overwritten is one
 #    bad block there.
@@ -84,9 +84,9 @@ one() {
 	check "$name: create (checksums ${CSUM:-default})" \
 		oreblk create $A --force $CREATE $CSUM $MEMBERS
 	fail_fast
-	check "$name: sysfs says crc32c" test "$(ob_sys 0 checksums)" = crc32c
+	check "$name: sysfs says $CSUMT" test "$(ob_sys 0 checksums)" = $CSUMT
 	check "$name: examine shows the checksum region" sh -c \
-		"oreblk examine $V0 | grep -q 'checksums : crc32c (region at'"
+		"oreblk examine $V0 | grep -q 'checksums : $CSUMT (region at'"
 	check "$name: 4 MiB of random data, stop, assemble" sh -c \
 		"dd if=/dev/urandom of=$DATA bs=1M count=4 2>/dev/null &&
 		 dd if=$DATA of=$A bs=1M oflag=direct 2>/dev/null &&
@@ -127,8 +127,9 @@ one() {
 	check "$name: the first MiB still reads right" sh -c \
 		"head -c 1048576 $DATA > /tmp/ob_rot.1m &&
 		 dd if=$A bs=1M count=1 iflag=direct 2>/dev/null | cmp - /tmp/ob_rot.1m"
-	check "$name: rewriting the data heals it" sh -c \
-		"dd if=$DATA of=$A bs=1M oflag=direct 2>/dev/null &&
+	# a write of the whole stripe needs nothing of what was there
+	check "$name: rewriting that stripe heals it" sh -c \
+		"dd if=$DATA of=$A bs=$((cb * 4096 * DW)) skip=20 seek=20 count=1 oflag=direct 2>/dev/null &&
 		 dd if=$A bs=1M count=4 iflag=direct 2>/dev/null | cmp - $DATA"
 	check "$name: stop; oreblk_check agrees, every checksum on the members matches" sh -c \
 		"oreblk stop $A && oreblk_check --csum $MEMBERS > /tmp/ob_rot.chk &&
@@ -141,16 +142,18 @@ one() {
 
 V0=/dev/vda V1=/dev/vdb V2=/dev/vdc V3=/dev/vdd V4=/dev/vde V5=/dev/vdf
 
-CREATE="--raid 1 -n 2"
+CREATE="--raid 1 -n 2" CSUMT=crc32c DW=1
+[ -z "$CSUM" ] && CSUM="--checksums crc32c"
 one raid1 16 $V0 $V1
-CREATE="--raid 5 --chunk 64K -n 4"
+CREATE="--raid 5 --chunk 64K -n 4" CSUMT=xxh64 DW=3
+[ "$CSUM" = "--checksums crc32c" ] && CSUM=
 one raid5 16 $V0 $V1 $V2 $V3
 CREATE="--raid 6 --chunk 64K -n 5"
 one raid6 16 $V0 $V1 $V2 $V3 $V4
 
 expect_fail "--checksums crc32c with the resync policy is refused" "write-intent bitmap" \
 	oreblk create $A --force --raid 5 -n 4 --consistency-policy resync --checksums crc32c $V0 $V1 $V2 $V3
-expect_fail "--checksums crc32c on raid0 is refused" "write-intent bitmap" \
-	oreblk create $A --force --raid 0 -n 2 --checksums crc32c $V0 $V1
+expect_fail "--checksums xxh64 on raid0 is refused" "write-intent bitmap" \
+	oreblk create $A --force --raid 0 -n 2 --checksums xxh64 $V0 $V1
 check "modules unload" sh -c "rmmod oreblk && rmmod ore"
 ktap_done

@@ -120,7 +120,7 @@ case "$ORE_STAGE" in
 	check "written again: dirty" write_dirty
 	check "raid1 over vde, vdf with the defaults (checksums)" sh -c \
 		"oreblk create $B --force --raid 1 -n 2 /dev/vde /dev/vdf &&
-		 [ \$(cat /sys/block/oreblk1/ore/checksums) = crc32c ]"
+		 [ \$(cat /sys/block/oreblk1/ore/checksums) = xxh64 ]"
 	check "raid1: region A written and verified" ob_fio $B 0 16M
 	# what the crash writer rewrites had checksums on disk before (a
 	# region never written has entries of 0, which are not verified)

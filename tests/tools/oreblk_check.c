@@ -15,8 +15,9 @@
  * image to compare with what /dev/oreblkN showed. The member's buffer
  * cache is dropped first (BLKFLSBUF), so a running array's writes are
  * seen; stop the array or let it rest while this runs. --csum also reads
- * the data checksums of every member read that has them (csum_type crc32c)
- * and verifies each block whose entry is not 0 (include/ore/pure.h).
+ * the data checksums of every member read that has them (csum_type xxh64
+ * or crc32c) and verifies each block whose entry is not 0
+ * (include/ore/pure.h).
  *
  * Exit status: 0 consistent, 1 inconsistent, 2 error.
  */
@@ -102,8 +103,10 @@ static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t len)
 }
 #endif
 
-static uint32_t block_csum(const uint8_t *p)
+static uint32_t block_csum(uint32_t type, const uint8_t *p)
 {
+	if (type == OREBLK_CSUM_XXH64)
+		return ore_csum_value((uint32_t)ore_xxh64(p, ORE_CSUM_BLOCK, 0));
 #if defined(__x86_64__)
 	if (__builtin_cpu_supports("sse4.2"))
 		return ore_csum_value(crc32c_hw(~0U, p, ORE_CSUM_BLOCK));
@@ -146,7 +149,8 @@ static int check_csums(const char *path, int fd, const struct oreblk_sb *sb,
 			if (!e)
 				continue;
 			(*checked)++;
-			d = block_csum(buf + b * ORE_CSUM_BLOCK);
+			d = block_csum(le32toh(sb->csum_type),
+				       buf + b * ORE_CSUM_BLOCK);
 			if (d == e)
 				continue;
 			if (++*bad <= 5)
@@ -298,8 +302,7 @@ int main(int argc, char **argv)
 	for (i = 0; csum && i < n; i++) {
 		uint32_t idx = le32toh(sbs[i].member_index);
 
-		if (comps[idx].fd < 0 ||
-		    le32toh(sbs[i].csum_type) != OREBLK_CSUM_CRC32C)
+		if (comps[idx].fd < 0 || !sbs[i].csum_type)
 			continue;
 		if (check_csums(argv[optind + i], comps[idx].fd, &sbs[i],
 				&csum_checked, &csum_bad)) {

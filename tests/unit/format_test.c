@@ -792,7 +792,7 @@ static void make_ob_csum(struct oreblk_sb *sb, uint32_t idx)
 
 #define OB_CSUM_END	(OREBLK_DATA_OFFSET + (32ULL << 20))
 static const struct ob_case ob_csum_cases[] = {
-	{ OB(csum_type), 2, 0, -EINVAL, OB_DEV, "unknown checksum type" },
+	{ OB(csum_type), 3, 0, -EINVAL, OB_DEV, "unknown checksum type" },
 	{ OB(pad2), 1, 0, -EINVAL, OB_DEV, "pad2 is not zero" },
 	{ OB(consistency), OREBLK_CONSISTENCY_RESYNC, 0, -EINVAL, OB_DEV,
 	  "write-intent bitmap fields without the intent policy" },
@@ -825,6 +825,15 @@ static void test_oreblk_sb_csum(void)
 	       "ore_csum_bytes: one 4 KiB page per 4 MiB of data");
 	EXPECT(ore_csum_value(0) == 1 && ore_csum_value(7) == 7,
 	       "a stored entry is never 0");
+	/* xxHash's check values (the tools' copy of the kernel's xxh64) */
+	EXPECT(ore_xxh64("", 0, 0) == 0xEF46DB3751D8E999ULL,
+	       "xxh64 of nothing: %016llx",
+	       (unsigned long long)ore_xxh64("", 0, 0));
+	make_ob_csum(&sb, 1);
+	sb.csum_type = htole32(OREBLK_CSUM_XXH64);
+	sb.csum = htole32(oreblk_sb_csum(&sb));
+	err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
+	EXPECT(!err, "xxh64 checksums: %d %s", err, why ? why : "");
 	make_ob_csum(&sb, 1);
 	err = oreblk_sb_check(&sb, OB_DEV, &l, &why);
 	EXPECT(!err, "checksums after the data: %d %s", err, why ? why : "");
