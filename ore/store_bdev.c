@@ -92,6 +92,16 @@ struct ore_bdev_store {
 	struct work_struct csum_work;
 };
 
+/*
+ * Requests up to this many bytes are checksummed where they are (writes in
+ * ->submit(), reads in bio completion); longer ones in ore_csum_wq: one
+ * submitter, or the one CPU that a device's completions come on, would be
+ * the limit for large I/O, and the workqueue spreads it over the CPUs.
+ */
+static unsigned int ore_csum_inline_max = 64 << 10;
+module_param_named(csum_inline_max, ore_csum_inline_max, uint, 0644);
+MODULE_PARM_DESC(csum_inline_max, "requests checksummed in place up to this many bytes, longer ones in a workqueue (default 65536)");
+
 /* Bios in each store's reserve: a request of several chained bios */
 #define ORE_BDEV_POOL_SIZE	4
 
@@ -292,11 +302,12 @@ static void ore_bdev_end_io(struct bio *bio)
 				   sio->write ? "write" : "read", sio->len,
 				   error);
 	} else if (bs->csum && !sio->write) {
-		if (!sio->restamp)
+		error = -EAGAIN;
+		if (!sio->restamp && sio->len <= ore_csum_inline_max)
 			error = ore_bdev_csum_walk(bs, sio,
 						   ore_bdev_bytes(bs, sio),
 						   false, false);
-		if (sio->restamp || error == -EAGAIN) {
+		if (error == -EAGAIN) {
 			ore_bdev_csum_queue(bs, sio);
 			return;
 		}
@@ -437,7 +448,9 @@ static void ore_bdev_submit(struct ore_store_io *sio)
 		}
 	}
 	if (bs->csum && sio->write) {
-		err = ore_bdev_csum_walk(bs, sio, bytes, true, false);
+		err = -EAGAIN;
+		if (sio->len <= ore_csum_inline_max)
+			err = ore_bdev_csum_walk(bs, sio, bytes, true, false);
 		if (err == -EAGAIN) {
 			ore_bdev_csum_queue(bs, sio);
 			return;
