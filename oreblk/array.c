@@ -171,8 +171,8 @@ struct ore_store *oreblk_open_store(struct oreblk_array *arr,
 	int err;
 
 	/* the superblock's type is the store's */
-	BUILD_BUG_ON(OREBLK_CSUM_CRC32C != ORE_CSUM_CRC32C ||
-		     OREBLK_CSUM_XXH64 != ORE_CSUM_XXH64);
+	BUILD_BUG_ON(ORE_CSUM_CRC32C != OREBLK_CSUM_CRC32C);
+	BUILD_BUG_ON(ORE_CSUM_XXH64 != OREBLK_CSUM_XXH64);
 	store = ore_bdev_store_open_file(file, arr->data_offset,
 					 arr->data_size);
 	if (IS_ERR(store) || !arr->csum)
