@@ -49,7 +49,9 @@
 # ("raidNnc", --checksums none) and neither ("raidNres", the resync policy,
 # which has no checksums); the cost table then gives each protection's
 # price on its own and together (issue 12: at most 10% each). csum=both is
-# the default and the bitmap without checksums only.
+# the default and the bitmap without checksums only. csum_inline=BYTES sets
+# ore.csum_inline_max (requests checksummed in place up to that size,
+# larger ones in ore_csum_wq).
 #
 # Memory: while each array runs its jobs, /proc/meminfo is sampled every
 # second; the summary prints the peak rise of Slab and of the memory in use
@@ -76,6 +78,7 @@ for a in "$@"; do
 	consistency=both) CONS="intent resync" ;;
 	consistency=all) CONS="intent nocsum resync" ;;
 	csum=both) CONS="intent nocsum" ;;
+	csum_inline=*) CSUM_INLINE=${a#csum_inline=} ;;
 	curve) CURVE="randwrite_qd1 randwrite_qd64 randwrite_j4" ;;
 	esac
 done
@@ -86,6 +89,8 @@ mkdir -p $OUT
 [ "$ORE_DISKS" -ge 6 ] || { echo "needs 6 disks"; exit 1; }
 have_host fio && have_host mdadm || { echo "needs the host's fio and mdadm"; exit 1; }
 insmod /ore/ore.ko && insmod /ore/oreblk.ko || exit 1
+[ -n "$CSUM_INLINE" ] && echo "$CSUM_INLINE" > /sys/module/ore/parameters/csum_inline_max
+echo "== ore.csum_inline_max $(cat /sys/module/ore/parameters/csum_inline_max)"
 
 echo "== prefill: every disk written whole with zeros"
 for d in /dev/vd[a-h]; do
