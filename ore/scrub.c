@@ -39,6 +39,7 @@ struct ore_scrub {
 	u32 ppu;			/* pages per stripe unit */
 	bool repair;
 	bool restamp;			/* ORE_SCRUB_RESTAMP */
+	bool read_only;			/* ore_restamp(): read, no compare */
 	u64 mismatches;
 	struct page **pages;
 	struct ore_batch *wbatch;	/* repair writes, NULL until one */
@@ -121,6 +122,9 @@ static int ore_scrub_read(struct ore_scrub *sc)
 
 				if (!ore_comp_readable(ios, comp, si.obj_offset,
 						       l->stripe_unit)) {
+					/* ore_restamp() reads what it can */
+					if (sc->read_only)
+						continue;
 					pr_warn("object 0x%llx: scrub of the stripe at %llu: component %u on store %s is not readable at %llu\n",
 						ios->oc->oid, si.offset, comp,
 						ore_comp_store(ios->oc, comp)->name,
@@ -267,6 +271,8 @@ static int ore_scrub_run(struct ore_scrub *sc)
 	u32 i;
 	int err;
 
+	if (sc->read_only)
+		return ore_scrub_read(sc);
 	for (i = 0; i < sc->layout->parity; i++) {
 		p = ore_own_page(sc->ios);
 		if (!p)
@@ -281,6 +287,45 @@ static int ore_scrub_run(struct ore_scrub *sc)
 		if (sc->wbatch->failed)
 			err = -EIO;
 	}
+	return err;
+}
+
+/*
+ * The work of ore_scrub() and ore_restamp() on @length bytes of whole
+ * stripes from @sc->offset (@sc's layout, offset and flags set): what
+ * @what names in messages.
+ */
+static int ore_scrub_stripes(struct ore_scrub *sc, struct ore_components *oc,
+			     u64 length, ore_on_dev_error_fn on_dev_error,
+			     void *private, const char *what)
+{
+	const struct ore_layout *layout = sc->layout;
+	u64 npages;
+	int err;
+
+	err = ore_check_stripes(layout, oc, sc->offset, length, what);
+	if (err)
+		return err;
+	sc->ppu = layout->stripe_unit / PAGE_SIZE;
+	sc->nstripes = div64_u64(length, layout->stripe_length);
+	npages = sc->nstripes * layout->group_width * layout->mirrors_p1 *
+		 sc->ppu;
+	err = ore_get_rw_state(layout, oc, true, sc->offset, length, &sc->ios);
+	if (err)
+		return err;
+	sc->ios->nr_pages = min_t(u64, npages, UINT_MAX);
+	sc->ios->private = private;
+	sc->pages = kvcalloc(npages, sizeof(*sc->pages), GFP_NOIO);
+	err = sc->pages ? ore_scrub_run(sc) : -ENOMEM;
+	if (err == -EIO) {
+		ore_check_io(sc->ios, on_dev_error);
+		pr_err("object 0x%llx: %s of %llu bytes at %llu failed (component %d at %llu)\n",
+		       oc->oid, what, length, sc->offset, sc->ios->failed_comp,
+		       sc->ios->failed_offset);
+	}
+	ore_batch_free(sc->wbatch);
+	kvfree(sc->pages);
+	ore_put_io_state(sc->ios);
 	return err;
 }
 
@@ -320,40 +365,17 @@ int ore_scrub(const struct ore_layout *layout, struct ore_components *oc,
 	      u64 offset, u64 length, unsigned int flags, u64 *mismatches,
 	      ore_on_dev_error_fn on_dev_error, void *private)
 {
-	u64 U = layout->stripe_length;
 	struct ore_scrub sc = {
 		.layout = layout,
 		.offset = offset,
 		.repair = flags & ORE_SCRUB_REPAIR,
 		.restamp = flags & ORE_SCRUB_RESTAMP,
-		.ppu = layout->stripe_unit / PAGE_SIZE,
 	};
-	u64 npages;
 	int err;
 
-	err = ore_check_stripes(layout, oc, offset, length, "scrub");
-	if (err)
-		return err;
-	sc.nstripes = div64_u64(length, U);
-	npages = sc.nstripes * layout->group_width * layout->mirrors_p1 *
-		 sc.ppu;
-	err = ore_get_rw_state(layout, oc, true, offset, length, &sc.ios);
-	if (err)
-		return err;
-	sc.ios->nr_pages = min_t(u64, npages, UINT_MAX);
-	sc.ios->private = private;
-	sc.pages = kvcalloc(npages, sizeof(*sc.pages), GFP_NOIO);
-	err = sc.pages ? ore_scrub_run(&sc) : -ENOMEM;
-	if (err == -EIO) {
-		ore_check_io(sc.ios, on_dev_error);
-		pr_err("object 0x%llx: scrub of %llu bytes at %llu failed (component %d at %llu)\n",
-		       oc->oid, length, offset, sc.ios->failed_comp,
-		       sc.ios->failed_offset);
-	}
+	err = ore_scrub_stripes(&sc, oc, length, on_dev_error, private,
+				"scrub");
 	*mismatches += sc.mismatches;
-	ore_batch_free(sc.wbatch);
-	kvfree(sc.pages);
-	ore_put_io_state(sc.ios);
 	return err;
 }
 EXPORT_SYMBOL_GPL(ore_scrub);
@@ -382,61 +404,13 @@ EXPORT_SYMBOL_GPL(ore_scrub);
 int ore_restamp(const struct ore_layout *layout, struct ore_components *oc,
 		u64 offset, u64 length)
 {
-	u32 ppu = layout->stripe_unit / PAGE_SIZE, pos, m, j;
-	struct ore_io_state *ios;
-	struct ore_batch *batch;
-	struct ore_sub *sub;
-	u64 s, nstripes;
-	int err;
+	struct ore_scrub sc = {
+		.layout = layout,
+		.offset = offset,
+		.restamp = true,
+		.read_only = true,
+	};
 
-	err = ore_check_stripes(layout, oc, offset, length, "restamp");
-	if (err)
-		return err;
-	err = ore_get_rw_state(layout, oc, true, offset, length, &ios);
-	if (err)
-		return err;
-	ios->nr_pages = length >> PAGE_SHIFT;
-	batch = ore_batch_alloc(ios, NULL);
-	if (!batch) {
-		ore_put_io_state(ios);
-		return -ENOMEM;
-	}
-	nstripes = div64_u64(length, layout->stripe_length);
-	for (s = 0; s < nstripes && !err; s++) {
-		struct ore_striping_info si;
-
-		ore_calc_stripe_info(layout, offset + s * layout->stripe_length,
-				     &si);
-		for (pos = 0; pos < layout->group_width && !err; pos++)
-			for (m = 0; m < layout->mirrors_p1 && !err; m++) {
-				u32 comp = ore_layout_comp(layout, si.group,
-							   pos, m);
-
-				if (!ore_comp_readable(ios, comp, si.obj_offset,
-						       layout->stripe_unit))
-					continue;
-				for (j = 0; j < ppu && !err; j++) {
-					struct page *pg = ore_own_page(ios);
-
-					err = pg ? ore_batch_add(batch, comp,
-							si.obj_offset + (u64)j * PAGE_SIZE,
-							pg, 0, PAGE_SIZE, false) :
-						-ENOMEM;
-				}
-			}
-	}
-	if (!err) {
-		list_for_each_entry(sub, &batch->subs, node)
-			sub->sio.restamp = true;
-		ore_batch_run_sync(batch);
-		if (batch->failed)
-			err = -EIO;
-	}
-	if (err)
-		pr_err("object 0x%llx: restamp of %llu bytes at %llu failed: %d\n",
-		       oc->oid, length, offset, err);
-	ore_batch_free(batch);
-	ore_put_io_state(ios);
-	return err;
+	return ore_scrub_stripes(&sc, oc, length, NULL, NULL, "restamp");
 }
 EXPORT_SYMBOL_GPL(ore_restamp);

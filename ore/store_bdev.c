@@ -440,7 +440,7 @@ static void ore_bdev_submit(struct ore_store_io *sio)
 			ore_store_io_done(sio, -ENOSPC);
 			return;
 		}
-		bytes = sio->offset >= bs->len ? 0 : bs->len - sio->offset;
+		bytes = ore_bdev_bytes(bs, sio);
 		ore_bdev_zero_tail(sio, bytes);
 		if (!bytes) {
 			ore_store_io_done(sio, 0);

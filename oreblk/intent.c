@@ -463,6 +463,52 @@ static void oreblk_intent_dev_error(struct ore_io_state *ios, u32 comp,
 	oreblk_store_failed(ios->private, comp, store, offset, error);
 }
 
+/*
+ * Go over the regions @arr->intent->found names, about 1 MiB of whole
+ * stripes at a time: repaired by ore_scrub() (checksums restamped first
+ * where the array keeps them), adding to *@mismatches; or, with
+ * @mismatches NULL, only restamped by ore_restamp() (a degraded array).
+ * Adds the bytes done to *@bytes. Returns 0 or the first error (logged).
+ */
+static int oreblk_intent_walk(struct oreblk_array *arr, u64 *mismatches,
+			      u64 *bytes)
+{
+	struct oreblk_intent *in = arr->intent;
+	u64 U = arr->layout.stripe_length;
+	u64 step = max_t(u64, U, div64_u64(SZ_1M, U) * U);
+	u32 b;
+	int err;
+
+	for_each_set_bit(b, in->found, in->nr_bits) {
+		u64 off = (u64)b * in->region;
+		u64 end = min(off + in->region, arr->array_size);
+
+		for (; off < end; off += step) {
+			u64 len = min_t(u64, end - off, step);
+
+			if (mismatches)
+				err = ore_scrub(&arr->layout, &arr->oc, off, len,
+						ORE_SCRUB_REPAIR | (arr->csum ?
+						ORE_SCRUB_RESTAMP : 0),
+						mismatches,
+						oreblk_intent_dev_error, arr);
+			else
+				err = ore_restamp(&arr->layout, &arr->oc, off,
+						  len);
+			if (err) {
+				pr_err("oreblk%d: %s failed at array offset %llu: %d\n",
+				       arr->index, mismatches ?
+				       "write-intent repair" :
+				       "restamping the checksums", off, err);
+				return err;
+			}
+			*bytes += len;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
 /**
  * oreblk_intent_replay - repair the regions that had writes in flight
  * @arr: the array being assembled, every member in service, no I/O yet;
@@ -478,36 +524,16 @@ static void oreblk_intent_dev_error(struct ore_io_state *ios, u32 comp,
 int oreblk_intent_replay(struct oreblk_array *arr)
 {
 	struct oreblk_intent *in = arr->intent;
-	u64 U = arr->layout.stripe_length, mismatches = 0, bytes = 0;
+	u64 mismatches = 0, bytes = 0;
 	unsigned long start = jiffies;
-	u32 n = bitmap_weight(in->found, in->nr_bits), b;
-	int err = 0;
+	u32 n = bitmap_weight(in->found, in->nr_bits);
+	int err;
 
 	pr_info("oreblk%d: not stopped cleanly: the write-intent bitmap names %u of %u regions (%llu bytes each); repairing them\n",
 		arr->index, n, in->nr_bits, in->region);
-	for_each_set_bit(b, in->found, in->nr_bits) {
-		u64 off = (u64)b * in->region;
-		u64 end = min(off + in->region, arr->array_size);
-
-		while (off < end) {
-			u64 len = min_t(u64, end - off,
-					max_t(u64, U, div64_u64(SZ_1M, U) * U));
-
-			err = ore_scrub(&arr->layout, &arr->oc, off, len,
-					ORE_SCRUB_REPAIR | (arr->csum ?
-					ORE_SCRUB_RESTAMP : 0),
-					&mismatches, oreblk_intent_dev_error,
-					arr);
-			if (err) {
-				pr_err("oreblk%d: write-intent repair failed at array offset %llu: %d\n",
-				       arr->index, off, err);
-				return err;
-			}
-			off += len;
-			bytes += len;
-		}
-		cond_resched();
-	}
+	err = oreblk_intent_walk(arr, &mismatches, &bytes);
+	if (err)
+		return err;
 	err = oreblk_intent_flush(arr);
 	if (err) {
 		pr_err("oreblk%d: member cache flush after the write-intent repair failed: %d\n",
@@ -544,30 +570,14 @@ int oreblk_intent_replay(struct oreblk_array *arr)
 int oreblk_intent_restamp(struct oreblk_array *arr)
 {
 	struct oreblk_intent *in = arr->intent;
-	u64 U = arr->layout.stripe_length, bytes = 0;
 	unsigned long start = jiffies;
-	u32 n = bitmap_weight(in->found, in->nr_bits), b;
-	int err = 0;
+	u32 n = bitmap_weight(in->found, in->nr_bits);
+	u64 bytes = 0;
+	int err;
 
-	for_each_set_bit(b, in->found, in->nr_bits) {
-		u64 off = (u64)b * in->region;
-		u64 end = min(off + in->region, arr->array_size);
-
-		while (off < end) {
-			u64 len = min_t(u64, end - off,
-					max_t(u64, U, div64_u64(SZ_1M, U) * U));
-
-			err = ore_restamp(&arr->layout, &arr->oc, off, len);
-			if (err) {
-				pr_err("oreblk%d: restamping the checksums at array offset %llu failed: %d\n",
-				       arr->index, off, err);
-				return err;
-			}
-			off += len;
-			bytes += len;
-		}
-		cond_resched();
-	}
+	err = oreblk_intent_walk(arr, NULL, &bytes);
+	if (err)
+		return err;
 	err = oreblk_intent_flush(arr);
 	if (err)
 		return err;

@@ -41,17 +41,6 @@ if [ "$ORE_DISKS" -lt 6 ]; then
 fi
 ob_load || ktap_done
 
-# doff MEMBER: the data offset of the member in 4 KiB blocks
-doff() {
-	echo $(($(oreblk examine "$1" | sed -n 's/^ *data offset : //p') / 4096))
-}
-mblk() {
-	dd if="$1" bs=4096 skip=$(($(doff "$1") + $2)) count=1 iflag=direct 2>/dev/null
-}
-corrupt() {
-	dd if=/dev/urandom of="$1" bs=4096 seek=$(($(doff "$1") + $2)) count=1 \
-		oflag=direct conv=notrunc 2>/dev/null
-}
 total() { ob_sys 0 "$1" | cut -d' ' -f1; }
 reads_back() {
 	dd if=$A bs=1M count=4 iflag=direct 2>/dev/null | cmp - $DATA
@@ -59,7 +48,7 @@ reads_back() {
 good_again() {
 	local b
 	for b in $TARGETS; do
-		mblk $V0 $b | cmp - /tmp/ob_rot.good.$b || return 1
+		ob_mblk $V0 $b | cmp - /tmp/ob_rot.good.$b || return 1
 	done
 }
 # check_wait: oreblk check --wait, mismatch_cnt must be 0
@@ -97,8 +86,8 @@ one() {
 	done
 	[ "$name" = raid1 ] && TARGETS="$TARGETS 5"
 	for i in $TARGETS; do
-		mblk $V0 $i > /tmp/ob_rot.good.$i
-		corrupt $V0 $i
+		ob_mblk $V0 $i > /tmp/ob_rot.good.$i
+		ob_corrupt $V0 $i
 	done
 	diag "$name: member $V0 blocks overwritten: $TARGETS"
 	check "$name: the array reads back right" reads_back
@@ -116,7 +105,7 @@ one() {
 	# block 3 of chunk row 20 on every member: every copy of that block
 	# (array offset 1.25 MiB on RAID1, 3.75 MiB on RAID5/6)
 	for i in $MEMBERS; do
-		corrupt $i $((20 * cb + 3))
+		ob_corrupt $i $((20 * cb + 3))
 	done
 	check "$name: every copy bad: the read fails with EIO" sh -c \
 		"! dd if=$A of=/dev/null bs=1M count=4 iflag=direct 2>/tmp/ob_rot.err &&
@@ -134,7 +123,7 @@ one() {
 	check "$name: stop; oreblk_check agrees, every checksum on the members matches" sh -c \
 		"oreblk stop $A && oreblk_check --csum $MEMBERS > /tmp/ob_rot.chk &&
 		 grep -q 'checksums: [1-9][0-9]* blocks verified, 0 bad' /tmp/ob_rot.chk"
-	corrupt $V0 7
+	ob_corrupt $V0 7
 	check "$name: a block overwritten: oreblk_check --csum counts it" sh -c \
 		"! oreblk_check --csum $MEMBERS > /tmp/ob_rot.chk &&
 		 grep -q 'checksums: [0-9]* blocks verified, 1 bad' /tmp/ob_rot.chk"

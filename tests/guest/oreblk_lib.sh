@@ -13,6 +13,9 @@
 #   ob_sys N ATTR                 cat /sys/block/oreblkN/ore/ATTR
 #   ob_wait_idle N SECS           until oreblkN's sync_action is idle (0.2 s
 #                                 polls; fails after SECS seconds)
+#   ob_doff MEMBER                the member's data offset in 4 KiB blocks
+#   ob_mblk MEMBER BLK            block BLK of its data range, to stdout
+#   ob_corrupt MEMBER BLK         random bytes over that block, on the device
 #   ob_wait_bits_clear SECS N...  until no write-intent bit is set on the
 #                                 arrays N... (1 s polls; fails after SECS)
 
@@ -127,4 +130,17 @@ ob_wait_bits_clear() {
 		[ $n -le $secs ] || return 1
 		sleep 1
 	done
+}
+
+ob_doff() {
+	echo $(($(oreblk examine "$1" | sed -n 's/^ *data offset : //p') / 4096))
+}
+
+ob_mblk() {
+	dd if="$1" bs=4096 skip=$(($(ob_doff "$1") + $2)) count=1 iflag=direct 2>/dev/null
+}
+
+ob_corrupt() {
+	dd if=/dev/urandom of="$1" bs=4096 seek=$(($(ob_doff "$1") + $2)) count=1 \
+		oflag=direct conv=notrunc 2>/dev/null
 }

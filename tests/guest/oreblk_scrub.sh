@@ -29,19 +29,6 @@ if [ "$ORE_DISKS" -lt 6 ]; then
 fi
 ob_load || ktap_done
 
-# doff MEMBER: the data offset of the member in 4 KiB blocks
-doff() {
-	echo $(($(oreblk examine "$1" | sed -n 's/^ *data offset : //p') / 4096))
-}
-# mblk MEMBER BLK: block BLK of the member's data range, to stdout
-mblk() {
-	dd if="$1" bs=4096 skip=$(($(doff "$1") + $2)) count=1 iflag=direct 2>/dev/null
-}
-# corrupt MEMBER BLK: random bytes over it, on the member device
-corrupt() {
-	dd if=/dev/urandom of="$1" bs=4096 seek=$(($(doff "$1") + $2)) count=1 \
-		oflag=direct conv=notrunc 2>/dev/null
-}
 mismatch_is() { [ "$(ob_sys 0 mismatch_cnt)" = "$1" ] || { echo "mismatch_cnt $(ob_sys 0 mismatch_cnt), expected $1"; return 1; }; }
 # scrub MODE EXPECTED: oreblk check [--repair] --wait, then mismatch_cnt
 scrub() {
@@ -56,7 +43,7 @@ parity_members() {
 	local chunk=$1 m i same
 	shift
 	for m in "$@"; do
-		mblk $m 0 > /tmp/ob_m
+		ob_mblk $m 0 > /tmp/ob_m
 		same=0
 		for i in 0 1 2 3 4; do
 			dd if=$DATA bs=$chunk skip=$i count=1 2>/dev/null | head -c 4096 |
@@ -71,7 +58,7 @@ parity_members() {
 bad_still() {
 	set -- $TARGETS
 	while [ $# -ge 2 ]; do
-		mblk $1 $2 | cmp -s - /tmp/ob_good.${1##*/}.$2 && return 1
+		ob_mblk $1 $2 | cmp -s - /tmp/ob_good.${1##*/}.$2 && return 1
 		shift 2
 	done
 	return 0
@@ -79,7 +66,7 @@ bad_still() {
 good_again() {
 	set -- $TARGETS
 	while [ $# -ge 2 ]; do
-		mblk $1 $2 | cmp - /tmp/ob_good.${1##*/}.$2 || return 1
+		ob_mblk $1 $2 | cmp - /tmp/ob_good.${1##*/}.$2 || return 1
 		shift 2
 	done
 }
@@ -115,8 +102,8 @@ one() {
 	diag "$name: corrupting (member block): $TARGETS"
 	set -- $TARGETS
 	while [ $# -ge 2 ]; do
-		mblk $1 $2 > /tmp/ob_good.${1##*/}.$2
-		corrupt $1 $2
+		ob_mblk $1 $2 > /tmp/ob_good.${1##*/}.$2
+		ob_corrupt $1 $2
 		shift 2
 	done
 	check "$name: the member blocks differ now" bad_still
