@@ -69,6 +69,9 @@ static void __exit ore_exit(void)
 	if (atomic64_read(&ore_stats.ios_live))
 		pr_err("%lld I/O states leaked\n",
 		       atomic64_read(&ore_stats.ios_live));
+	if (atomic64_read(&ore_stats.stores_live))
+		pr_err("%lld stores leaked\n",
+		       atomic64_read(&ore_stats.stores_live));
 }
 
 module_init(ore_init);

@@ -17,6 +17,7 @@
 
 #include <linux/module.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -331,3 +332,69 @@ bool ore_store_io_start(struct ore_store_io *sio)
 	}
 	return true;
 }
+
+struct ore_store_sync {
+	struct completion done;
+};
+
+static void ore_store_sync_done(struct ore_store_io *sio)
+{
+	struct ore_store_sync *s = sio->private;
+
+	complete(&s->done);
+}
+
+/**
+ * ore_store_io_sync - read or write a range of one object on one store, and
+ *	wait for it
+ * @store: the store
+ * @oid: the object
+ * @offset: byte offset in the object, a multiple of PAGE_SIZE
+ * @len: bytes, a multiple of PAGE_SIZE, at most U32_MAX rounded down to a
+ *	page
+ * @pages: @len / PAGE_SIZE pages
+ * @write: write (else read)
+ * @fua: with @write, stable when it returns
+ *
+ * For the callers that move one component at a time (the copy of a hot
+ * replace, superblock objects): no layout, no redundancy, the store's own
+ * checksums verified on a read. Process context.
+ *
+ * Return: 0, -EINVAL for a bad range, -ENOMEM, or the store's error
+ * (-EBADMSG: the data read does not match the store's checksums).
+ */
+int ore_store_io_sync(struct ore_store *store, u64 oid, u64 offset, u64 len,
+		      struct page **pages, bool write, bool fua)
+{
+	unsigned int i, n = len >> PAGE_SHIFT;
+	struct ore_store_sync s;
+	struct ore_store_io sio;
+	struct bio_vec *bv;
+
+	if ((offset | len) & ~PAGE_MASK || len > U32_MAX)
+		return -EINVAL;
+	bv = kvmalloc_array(n, sizeof(*bv), GFP_NOIO);
+	if (!bv)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		bvec_set_page(&bv[i], pages[i], PAGE_SIZE, 0);
+	memset(&sio, 0, sizeof(sio));
+	sio.store = store;
+	sio.oid = oid;
+	sio.offset = offset;
+	sio.len = len;
+	sio.bvec = bv;
+	sio.nr_bvec = n;
+	sio.write = write;
+	sio.fua = write && fua;
+	sio.no_create = write;
+	sio.end_io = ore_store_sync_done;
+	sio.private = &s;
+	INIT_LIST_HEAD(&sio.queue);
+	init_completion(&s.done);
+	store->ops->submit(&sio);
+	wait_for_completion(&s.done);
+	kvfree(bv);
+	return sio.error;
+}
+EXPORT_SYMBOL_GPL(ore_store_io_sync);

@@ -67,6 +67,18 @@ static int oreblk_sb_io(struct file *bdev_file, struct page *page,
 	return err;
 }
 
+/**
+ * oreblk_sb_write - write a superblock page to a device, FUA
+ * @bdev_file: the device
+ * @page: OREBLK_SB_SIZE bytes to write at OREBLK_SB_OFFSET
+ *
+ * Return: 0 or the write's error.
+ */
+int oreblk_sb_write(struct file *bdev_file, struct page *page)
+{
+	return oreblk_sb_io(bdev_file, page, REQ_OP_WRITE | REQ_FUA);
+}
+
 /*
  * Check the superblock of member @path, a device of @dev_size bytes, on
  * its own (oreblk_sb_check()). Returns 0, -EUCLEAN when it is no oreblk
@@ -470,40 +482,131 @@ int oreblk_fail_member(struct oreblk_array *arr, u32 member, char *msg)
 /* replaced stores */
 
 /**
- * oreblk_retire_store - keep a replaced member's store until the array ends
+ * oreblk_retire_store - take a member's store out of the array
  * @arr: the array
  * @store: the store of the member being replaced, with the reference the
  *	member held
  * @file: its device file (the block store shares it), or NULL
  *
  * I/O that started before the replacement may still use @store (and its
- * device): it is put, and the file closed, in oreblk_array_free().
- *
- * Return: 0 or -ENOMEM.
+ * device): they are released by oreblk_release_retired(), after a grace
+ * period of the array's store_srcu, or at the latest by
+ * oreblk_array_free(). Under sb_mutex. It cannot fail: its caller has
+ * already changed what the array is made of (a tiny allocation that
+ * waits for memory).
  */
-int oreblk_retire_store(struct oreblk_array *arr, struct ore_store *store,
-			struct file *file)
+void oreblk_retire_store(struct oreblk_array *arr, struct ore_store *store,
+			 struct file *file)
 {
-	struct oreblk_retired *r = kmalloc(sizeof(*r), GFP_KERNEL);
+	struct oreblk_retired *r = kmalloc(sizeof(*r), GFP_KERNEL | __GFP_NOFAIL);
 
-	if (!r)
-		return -ENOMEM;
+	lockdep_assert_held(&arr->sb_mutex);
 	r->store = store;
 	r->file = file;
 	list_add(&r->node, &arr->retired);
-	return 0;
 }
 
-static void oreblk_free_retired(struct oreblk_array *arr)
+static void oreblk_free_retired(struct list_head *list)
 {
 	struct oreblk_retired *r, *next;
 
-	list_for_each_entry_safe(r, next, &arr->retired, node) {
+	list_for_each_entry_safe(r, next, list, node) {
 		ore_store_put(r->store);
 		if (r->file)
 			bdev_fput(r->file);
 		kfree(r);
 	}
+}
+
+/**
+ * oreblk_release_retired - close the stores and devices taken out of the
+ *	array, once nothing uses them
+ * @arr: the array
+ *
+ * Waits for the commands (and sync steps) that started before they were
+ * taken out to end. Process context, holding none of the array's locks:
+ * commands wait on them.
+ */
+void oreblk_release_retired(struct oreblk_array *arr)
+{
+	LIST_HEAD(list);
+
+	mutex_lock(&arr->sb_mutex);
+	list_splice_init(&arr->retired, &list);
+	mutex_unlock(&arr->sb_mutex);
+	if (list_empty(&list))
+		return;
+	synchronize_srcu(&arr->store_srcu);
+	oreblk_free_retired(&list);
+}
+
+/**
+ * oreblk_remove_member - let go of the device of a faulty member
+ * @arr: the array
+ * @member: member index
+ * @msg: OREBLK_MSG_LEN bytes for the reason of a refusal
+ *
+ * The member becomes missing (a stand-in store); its store and device are
+ * closed once no I/O uses them (oreblk_release_retired()). The superblocks
+ * say it is faulty already. Process context, no array lock held.
+ *
+ * Return: 0, -EINVAL (no such member), -EBUSY (in service or being
+ * rebuilt), -EALREADY (missing already), -ENOMEM.
+ */
+int oreblk_remove_member(struct oreblk_array *arr, u32 member, char *msg)
+{
+	struct oreblk_member *m;
+	struct ore_store *stand_in;
+	char name[24], path[OREBLK_PATH_LEN];
+	int err = 0;
+
+	if (member >= arr->nr_members) {
+		oreblk_msg(msg, "oreblk%d has no member %u (it has %u)",
+			   arr->index, member, arr->nr_members);
+		return -EINVAL;
+	}
+	snprintf(name, sizeof(name), "missing-%u", member);
+	stand_in = ore_missing_store_create(name);
+	if (IS_ERR(stand_in)) {
+		oreblk_msg(msg, "no memory");
+		return PTR_ERR(stand_in);
+	}
+	/* a failure not in the superblocks yet is written first */
+	flush_work(&arr->fail_work);
+	mutex_lock(&arr->sb_mutex);
+	m = &arr->members[member];
+	strscpy(path, m->path, sizeof(path));
+	if (test_bit(OREBLK_M_MISSING, &m->flags)) {
+		oreblk_msg(msg, "oreblk%d: member %u is missing already",
+			   arr->index, member);
+		err = -EALREADY;
+	} else if (!test_bit(OREBLK_M_FAULTY, &m->flags) ||
+		   test_bit(OREBLK_M_REBUILDING, &m->flags) ||
+		   test_bit(OREBLK_M_FAIL_PENDING, &m->flags)) {
+		oreblk_msg(msg, "oreblk%d: member %u (%s) is %s: fail it first",
+			   arr->index, member, path,
+			   test_bit(OREBLK_M_REBUILDING, &m->flags) ?
+			   "being rebuilt" : "in service");
+		err = -EBUSY;
+	}
+	if (err) {
+		mutex_unlock(&arr->sb_mutex);
+		ore_store_put(stand_in);
+		return err;
+	}
+	oreblk_retire_store(arr, m->store, m->sb_file);
+	m->store = stand_in;
+	smp_wmb();	/* the stand-in is whole before it is seen */
+	WRITE_ONCE(arr->stores[member], stand_in);
+	m->sb_file = NULL;
+	m->path[0] = 0;
+	set_bit(OREBLK_M_MISSING, &m->flags);
+	clear_bit(OREBLK_M_FAULTY, &m->flags);
+	mutex_unlock(&arr->sb_mutex);
+	oreblk_release_retired(arr);
+	pr_info("oreblk%d: member %u (%s) removed: its device is closed\n",
+		arr->index, member, path);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -835,9 +938,15 @@ int oreblk_assemble(struct oreblk_ctl_assemble *ca, char *paths,
 	cands = kcalloc(n, sizeof(*cands), GFP_KERNEL);
 	if (arr)
 		arr->sb_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (arr && arr->sb_page && init_srcu_struct(&arr->store_srcu)) {
+		__free_page(arr->sb_page);
+		arr->sb_page = NULL;
+	}
 	if (!arr || !cands || !arr->sb_page) {
-		if (arr && arr->sb_page)
+		if (arr && arr->sb_page) {
+			cleanup_srcu_struct(&arr->store_srcu);
 			__free_page(arr->sb_page);
+		}
 		kfree(arr);
 		kfree(cands);
 		oreblk_msg(msg, "no memory");
@@ -1019,7 +1128,7 @@ void oreblk_array_free(struct oreblk_array *arr)
 		if (m->sb_file)
 			bdev_fput(m->sb_file);
 	}
-	oreblk_free_retired(arr);
+	oreblk_free_retired(&arr->retired);
 	if (arr->locks.buckets) {
 		oreblk_locks_destroy(&arr->locks);
 		oreblk_cache_destroy(&arr->cache);
@@ -1027,6 +1136,7 @@ void oreblk_array_free(struct oreblk_array *arr)
 	kfree(arr->members);
 	kfree(arr->stores);
 	__free_page(arr->sb_page);
+	cleanup_srcu_struct(&arr->store_srcu);
 	mutex_destroy(&arr->sync_mutex);
 	mutex_destroy(&arr->sb_mutex);
 	kfree(arr);
@@ -1040,6 +1150,8 @@ void oreblk_array_free(struct oreblk_array *arr)
 void oreblk_fill_detail(struct oreblk_array *arr, struct oreblk_ctl_detail *cd)
 {
 	const struct ore_layout *l = &arr->layout;
+	struct ore_store *store;
+	int idx;
 	u32 i;
 
 	cd->nr_members = arr->nr_members;
@@ -1062,6 +1174,7 @@ void oreblk_fill_detail(struct oreblk_array *arr, struct oreblk_ctl_detail *cd)
 	cd->cache_active = oreblk_cache_active(&arr->cache);
 	cd->cache_hits = atomic64_read(&arr->cache.hits);
 	cd->cache_misses = atomic64_read(&arr->cache.misses);
+	idx = srcu_read_lock(&arr->store_srcu);
 	for (i = 0; i < arr->nr_members; i++) {
 		const struct oreblk_member *m = &arr->members[i];
 		struct oreblk_ctl_member *cm = &cd->members[i];
@@ -1072,10 +1185,14 @@ void oreblk_fill_detail(struct oreblk_array *arr, struct oreblk_ctl_detail *cd)
 			cm->state = OREBLK_MEMBER_FAULTY;
 		else if (test_bit(OREBLK_M_REBUILDING, &m->flags))
 			cm->state = OREBLK_MEMBER_REBUILDING;
+		else if (test_bit(OREBLK_M_REPLACING, &m->flags))
+			cm->state = OREBLK_MEMBER_REPLACING;
 		else
 			cm->state = OREBLK_MEMBER_ACTIVE;
-		cm->errors = m->store ? atomic_read(&m->store->nr_errors) : 0;
+		store = READ_ONCE(m->store);
+		cm->errors = store ? atomic_read(&store->nr_errors) : 0;
 		memcpy(cm->uuid, m->uuid, OREBLK_UUID_SIZE);
 		strscpy(cm->path, m->path, sizeof(cm->path));
 	}
+	srcu_read_unlock(&arr->store_srcu, idx);
 }

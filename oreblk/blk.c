@@ -91,6 +91,7 @@ void oreblk_cmd_end(struct oreblk_cmd *cmd)
 	if (cmd->error)
 		bio->bi_status = errno_to_blk_status(cmd->error);
 	bio_end_io_acct(bio, cmd->start_time);
+	srcu_up_read(&arr->store_srcu, cmd->srcu_idx);
 	mempool_free(cmd, arr->cmd_pool);
 	bio_endio(bio);
 	if (atomic_dec_and_test(&arr->inflight))
@@ -388,6 +389,8 @@ static struct oreblk_cmd *oreblk_cmd_alloc(struct oreblk_array *arr,
 	struct oreblk_cmd *cmd = mempool_alloc(arr->cmd_pool, GFP_NOIO);
 
 	atomic_inc(&arr->inflight);
+	/* the members' stores it uses stay until it ends */
+	cmd->srcu_idx = srcu_down_read(&arr->store_srcu);
 	cmd->arr = arr;
 	cmd->bio = bio;
 	cmd->offset = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;

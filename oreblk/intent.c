@@ -206,21 +206,25 @@ static void oreblk_intent_set_work(struct work_struct *work)
  */
 static int oreblk_intent_flush(struct oreblk_array *arr)
 {
-	int ret = 0;
+	int ret = 0, idx;
 	u32 i;
 
+	/* a member's store replaced meanwhile stays until we are done */
+	idx = srcu_read_lock(&arr->store_srcu);
 	for (i = 0; i < arr->nr_members; i++) {
 		struct oreblk_member *m = &arr->members[i];
+		struct ore_store *store = READ_ONCE(m->store);
 		int err;
 
 		if (!oreblk_intent_member(m))
 			continue;
-		err = m->store->ops->flush(m->store, 0);
+		err = store->ops->flush(store, 0);
 		if (!err)
 			continue;
 		oreblk_member_failed(arr, i, 0, err);
 		ret = err;
 	}
+	srcu_read_unlock(&arr->store_srcu, idx);
 	return ret;
 }
 

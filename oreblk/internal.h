@@ -28,6 +28,7 @@
 #include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/srcu.h>
 #include <linux/workqueue.h>
 #include <ore/ore.h>
 #include <oreblk/sb.h>
@@ -219,6 +220,8 @@ struct oreblk_piece {
  *	to reach the superblocks (or in a list of dirty.c or intent.c while
  *	its start waits)
  * @intent: counted in the write-intent regions it writes (intent.c)
+ * @srcu_idx: its read side of &oreblk_array.store_srcu, from its start to
+ *	its end
  *
  * @pages and @ents live in the same allocation, after the struct.
  */
@@ -239,6 +242,7 @@ struct oreblk_cmd {
 	struct work_struct work;
 	struct list_head held;
 	bool intent;
+	int srcu_idx;
 };
 
 int oreblk_disk_create(struct oreblk_array *arr);
@@ -257,6 +261,7 @@ enum {
 	OREBLK_M_FAULTY,	/* failed while running */
 	OREBLK_M_FAIL_PENDING,	/* failed, superblocks not written yet */
 	OREBLK_M_REBUILDING,	/* a new device, being rebuilt (recover.c) */
+	OREBLK_M_REPLACING,	/* being copied onto a new device (recover.c) */
 };
 
 /* A store (and its device) replaced while the array runs (array.c). */
@@ -273,6 +278,8 @@ enum oreblk_sync_action {
 	OREBLK_SYNC_RECOVER,	/* rebuild a new member */
 	OREBLK_SYNC_CHECK,	/* count the stripes that disagree */
 	OREBLK_SYNC_REPAIR,	/* count them and rewrite their redundancy */
+	OREBLK_SYNC_REPLACE,	/* copy a member onto a new device (sysfs:
+				 * "recover", as md says) */
 };
 
 /**
@@ -289,6 +296,13 @@ enum oreblk_sync_action {
  * @nr_pages: entries in @pages
  * @piece: holds the stripe locks of a step (only its lock fields)
  * @handover: a stripe lock was handed over to @piece
+ * @new_file: OREBLK_SYNC_REPLACE: the new device, opened
+ * @new_store: OREBLK_SYNC_REPLACE: its block store
+ * @old_store: OREBLK_SYNC_REPLACE: the member's store before the replace,
+ *	with the member's reference (the member's store is the replacement
+ *	store, ore_replace_store_create(), while it runs)
+ * @new_path: OREBLK_SYNC_REPLACE: the new device's path
+ * @old_path: OREBLK_SYNC_REPLACE: the old device's path
  */
 struct oreblk_recovery {
 	enum oreblk_sync_action action;
@@ -301,6 +315,11 @@ struct oreblk_recovery {
 	unsigned int nr_pages;
 	struct oreblk_piece piece;
 	struct completion handover;
+	struct file *new_file;
+	struct ore_store *new_store;
+	struct ore_store *old_store;
+	char new_path[OREBLK_PATH_LEN];
+	char old_path[OREBLK_PATH_LEN];
 };
 
 /**
@@ -358,7 +377,13 @@ struct oreblk_member {
  * @locks: stripe locks
  * @cache: stripe cache
  * @stopping: no new opens
- * @retired: stores replaced while running (struct oreblk_retired)
+ * @retired: stores (and devices) taken out of the array while it runs
+ *	(struct oreblk_retired), released after a grace period of
+ *	@store_srcu (oreblk_release_retired())
+ * @store_srcu: the members' stores and devices may be used outside
+ *	@sb_mutex (by commands, from their start to their end; by the
+ *	readers of their counters) in its read side; one taken out of the
+ *	array is released only after a grace period
  * @sync_mutex: protects @recovery and @sync_closed: starting and stopping
  *	the sync thread
  * @recovery: the last sync run started, or NULL
@@ -428,6 +453,7 @@ struct oreblk_array {
 	struct oreblk_cache cache;
 	bool stopping;
 	struct list_head retired;
+	struct srcu_struct store_srcu;
 	struct mutex sync_mutex;	/* @recovery, @sync_closed */
 	struct oreblk_recovery *recovery;
 	bool sync_closed;
@@ -473,8 +499,11 @@ void oreblk_fill_detail(struct oreblk_array *arr,
 			struct oreblk_ctl_detail *cd);
 void oreblk_write_sbs(struct oreblk_array *arr);
 void oreblk_write_sbs_state(struct oreblk_array *arr);
-int oreblk_retire_store(struct oreblk_array *arr, struct ore_store *store,
-			struct file *file);
+void oreblk_retire_store(struct oreblk_array *arr, struct ore_store *store,
+			 struct file *file);
+void oreblk_release_retired(struct oreblk_array *arr);
+int oreblk_sb_write(struct file *bdev_file, struct page *page);
+int oreblk_remove_member(struct oreblk_array *arr, u32 member, char *msg);
 __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...);
 
 /* ---------------------------------------------------------------------
@@ -486,6 +515,8 @@ __printf(2, 3) void oreblk_msg(char *msg, const char *fmt, ...);
 #define OREBLK_SYNC_MARK_MS	3000	/* sync_speed averaging step */
 
 int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca);
+int oreblk_replace_member(struct oreblk_array *arr,
+			  struct oreblk_ctl_replace *cr);
 void oreblk_recovery_stop(struct oreblk_array *arr);
 void oreblk_sync_close(struct oreblk_array *arr);
 int oreblk_recovery_resume(struct oreblk_array *arr);

@@ -198,6 +198,40 @@ static int oreblk_ctl_add(struct oreblk_ctl_add *ca)
 	return err;
 }
 
+static int oreblk_ctl_replace(struct oreblk_ctl_replace *cr)
+{
+	struct oreblk_array *arr;
+	int err;
+
+	mutex_lock(&oreblk_ctl_mutex);
+	arr = oreblk_find(cr->index);
+	if (arr) {
+		err = oreblk_replace_member(arr, cr);
+	} else {
+		snprintf(cr->msg, OREBLK_MSG_LEN, "oreblk%u is not running", cr->index);
+		err = -ENODEV;
+	}
+	mutex_unlock(&oreblk_ctl_mutex);
+	return err;
+}
+
+static int oreblk_ctl_remove(struct oreblk_ctl_remove *cr)
+{
+	struct oreblk_array *arr;
+	int err;
+
+	mutex_lock(&oreblk_ctl_mutex);
+	arr = oreblk_find(cr->index);
+	if (arr) {
+		err = oreblk_remove_member(arr, cr->member, cr->msg);
+	} else {
+		snprintf(cr->msg, OREBLK_MSG_LEN, "oreblk%u is not running", cr->index);
+		err = -ENODEV;
+	}
+	mutex_unlock(&oreblk_ctl_mutex);
+	return err;
+}
+
 /*
  * Copy the argument in, run @fn, copy it back out (also on failure, for
  * the msg), return @fn's result.
@@ -241,6 +275,12 @@ static long oreblk_ctl_ioctl(struct file *file, unsigned int cmd,
 	case OREBLK_CTL_ADD:
 		return OREBLK_CTL_CALL(struct oreblk_ctl_add, oreblk_ctl_add,
 				       argp);
+	case OREBLK_CTL_REPLACE:
+		return OREBLK_CTL_CALL(struct oreblk_ctl_replace,
+				       oreblk_ctl_replace, argp);
+	case OREBLK_CTL_REMOVE:
+		return OREBLK_CTL_CALL(struct oreblk_ctl_remove,
+				       oreblk_ctl_remove, argp);
 	}
 	return -ENOTTY;
 }

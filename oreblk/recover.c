@@ -57,6 +57,7 @@ const char *oreblk_sync_action_name(enum oreblk_sync_action action)
 	case OREBLK_SYNC_RESYNC:
 		return "resync";
 	case OREBLK_SYNC_RECOVER:
+	case OREBLK_SYNC_REPLACE:	/* md says recover for both */
 		return "recover";
 	case OREBLK_SYNC_CHECK:
 		return "check";
@@ -197,7 +198,7 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 	struct ore_store *store = arr->members[rc->member].store;
 	u64 U = l->stripe_length, su = l->stripe_unit, rows, loff;
 	struct oreblk_pace pace;
-	int err;
+	int err, idx;
 
 	oreblk_pace_init(&pace, rc->done);
 	while (rc->done < arr->data_size) {
@@ -210,8 +211,10 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 						   (arr->data_size - rc->done) /
 						   su), &rows);
 		oreblk_recover_lock(arr, rc, div64_u64(loff, U), rows);
+		idx = srcu_read_lock(&arr->store_srcu);
 		err = ore_rebuild(l, &arr->oc, loff, rows * U, rc->pages,
 				  oreblk_recover_dev_error, arr);
+		srcu_read_unlock(&arr->store_srcu, idx);
 		oreblk_unlock_stripes(&arr->locks, &rc->piece);
 		if (err)
 			return err;
@@ -239,7 +242,7 @@ static int oreblk_scrub_run(struct oreblk_array *arr,
 	bool repair = rc->action != OREBLK_SYNC_CHECK;
 	u64 U = l->stripe_length, n;
 	struct oreblk_pace pace;
-	int err;
+	int err, idx;
 
 	oreblk_pace_init(&pace, rc->done);
 	while (rc->done < arr->array_size) {
@@ -247,8 +250,10 @@ static int oreblk_scrub_run(struct oreblk_array *arr,
 			return -EINTR;
 		n = min(rc->max_rows, div64_u64(arr->array_size - rc->done, U));
 		oreblk_recover_lock(arr, rc, div64_u64(rc->done, U), n);
+		idx = srcu_read_lock(&arr->store_srcu);
 		err = ore_scrub(l, &arr->oc, rc->done, n * U, repair,
 				&rc->mismatches, oreblk_recover_dev_error, arr);
+		srcu_read_unlock(&arr->store_srcu, idx);
 		oreblk_unlock_stripes(&arr->locks, &rc->piece);
 		WRITE_ONCE(arr->mismatches, rc->mismatches);
 		if (err)
@@ -333,6 +338,218 @@ static int oreblk_recover_thread(struct oreblk_array *arr,
 	return err;
 }
 
+/*
+ * One step of a replace: copy @len bytes of the member's data range at
+ * @off (the rows of the stripes locked from @loff on) from the old device
+ * to the new one. Blocks that fail their checksum on the old device are
+ * rebuilt from the redundancy first, in place (on both devices, through
+ * the replacement store). A read error of the old device fails the member,
+ * as it would fail any I/O.
+ */
+static int oreblk_replace_step(struct oreblk_array *arr,
+			       struct oreblk_recovery *rc, u64 loff, u64 rows,
+			       u64 off, u64 len)
+{
+	const struct ore_layout *l = &arr->layout;
+	u64 oid = arr->oc.oid;
+	int err;
+
+	err = ore_store_io_sync(rc->old_store, oid, off, len, rc->pages, false,
+				false);
+	if (err == -EBADMSG) {
+		err = ore_scrub(l, &arr->oc, loff, rows * l->stripe_length,
+				ORE_SCRUB_REPAIR, &rc->mismatches,
+				oreblk_recover_dev_error, arr);
+		if (!err)
+			err = ore_store_io_sync(rc->old_store, oid, off, len,
+						rc->pages, false, false);
+	}
+	if (err) {
+		pr_err("oreblk%d: replace of member %u: %llu bytes at data offset %llu unreadable on %s: %d\n",
+		       arr->index, rc->member, len, off, rc->old_store->name,
+		       err);
+		if (err != -EBADMSG)
+			oreblk_member_failed(arr, rc->member, off, err);
+		return err;
+	}
+	err = ore_store_io_sync(rc->new_store, oid, off, len, rc->pages, true,
+				false);
+	if (err)
+		pr_err("oreblk%d: replace of member %u: write of %llu bytes at data offset %llu to %s failed: %d\n",
+		       arr->index, rc->member, len, off, rc->new_path, err);
+	return err;
+}
+
+/* Copy the member's rows from @rc->done on; 0 or the error that stopped it. */
+static int oreblk_replace_run(struct oreblk_array *arr,
+			      struct oreblk_recovery *rc)
+{
+	const struct ore_layout *l = &arr->layout;
+	struct ore_store *rs = arr->members[rc->member].store;
+	u64 U = l->stripe_length, su = l->stripe_unit, rows, loff;
+	struct oreblk_pace pace;
+	int err, idx;
+
+	oreblk_pace_init(&pace, rc->done);
+	while (rc->done < arr->data_size) {
+		if (kthread_should_stop())
+			return -EINTR;
+		if (ore_store_failed(rs))
+			return -EIO;	/* the old member failed */
+		err = ore_replace_store_error(rs);
+		if (err)
+			return err;
+		loff = ore_layout_comp_stripes(l, rc->member, rc->done,
+					       min(rc->max_rows,
+						   (arr->data_size - rc->done) /
+						   su), &rows);
+		oreblk_recover_lock(arr, rc, div64_u64(loff, U), rows);
+		idx = srcu_read_lock(&arr->store_srcu);
+		err = oreblk_replace_step(arr, rc, loff, rows, rc->done,
+					  rows * su);
+		srcu_read_unlock(&arr->store_srcu, idx);
+		oreblk_unlock_stripes(&arr->locks, &rc->piece);
+		if (err)
+			return err;
+		rc->done += rows * su;
+		oreblk_sync_step_done(arr, &pace, rc->done);
+	}
+	err = rc->new_store->ops->flush(rc->new_store, 0);
+	return err ?: ore_replace_store_error(rs);
+}
+
+/*
+ * Erase the superblock of a device that stops being a member: assembly
+ * and `oreblk assemble --scan` must not take it for one. Best effort (the
+ * device may be failing: that is why it goes). Under sb_mutex.
+ */
+static void oreblk_replace_erase_sb(struct oreblk_array *arr,
+				    struct file *file, const char *path)
+{
+	int err;
+
+	memset(page_address(arr->sb_page), 0, PAGE_SIZE);
+	err = oreblk_sb_write(file, arr->sb_page);
+	if (err)
+		pr_warn("oreblk%d: %s: cannot erase its superblock: %d\n",
+			arr->index, path, err);
+}
+
+/*
+ * The checksum counters of the replacement store (the engine counted the
+ * member's errors and repairs there while the copy ran) go on in @to: the
+ * member's counts do not fall back when its store changes.
+ */
+static void oreblk_replace_counts(struct ore_store *rs, struct ore_store *to)
+{
+	atomic_add(atomic_read(&rs->nr_csum_errors), &to->nr_csum_errors);
+	atomic_add(atomic_read(&rs->nr_csum_repairs), &to->nr_csum_repairs);
+}
+
+/*
+ * The copy is done: the new device takes the member's place, under a new
+ * member uuid; the old device and the replacement store go (after a grace
+ * period, oreblk_release_retired()). Under sb_mutex.
+ */
+static void oreblk_replace_finish(struct oreblk_array *arr,
+				  struct oreblk_recovery *rc)
+{
+	struct oreblk_member *m = &arr->members[rc->member];
+	struct ore_store *rs = m->store;
+	struct file *old_file = m->sb_file;
+
+	/* the replacement store keeps its own reference to the old store */
+	ore_store_put(rc->old_store);
+	rc->old_store = NULL;
+	oreblk_replace_counts(rs, rc->new_store);
+	oreblk_retire_store(arr, rs, old_file);
+	if (arr->intent)
+		mutex_lock(&arr->intent->io_mutex);
+	m->store = rc->new_store;
+	m->sb_file = rc->new_file;
+	get_random_bytes(m->uuid, OREBLK_UUID_SIZE);
+	strscpy(m->path, rc->new_path, sizeof(m->path));
+	smp_wmb();	/* the store is whole before it is seen */
+	WRITE_ONCE(arr->stores[rc->member], rc->new_store);
+	if (arr->intent)
+		mutex_unlock(&arr->intent->io_mutex);
+	rc->new_store = NULL;
+	rc->new_file = NULL;
+	/* its bitmap says what the others say, then its superblock names it */
+	if (arr->intent)
+		oreblk_intent_rewrite(arr);
+	oreblk_write_sbs(arr);
+	oreblk_replace_erase_sb(arr, old_file, rc->old_path);
+}
+
+/*
+ * The replace is given up: the old store is the member's again (failed if
+ * the member failed meanwhile); the new device and the replacement store
+ * go. Under sb_mutex.
+ */
+static void oreblk_replace_undo(struct oreblk_array *arr,
+				struct oreblk_recovery *rc)
+{
+	struct oreblk_member *m = &arr->members[rc->member];
+	struct ore_store *rs = m->store;
+
+	if (ore_store_failed(rs))
+		ore_store_set_state(rc->old_store, ORE_STORE_FAILED);
+	oreblk_replace_counts(rs, rc->old_store);
+	m->store = rc->old_store;
+	smp_wmb();	/* pairs with the engine's read of the components */
+	WRITE_ONCE(arr->stores[rc->member], rc->old_store);
+	rc->old_store = NULL;
+	/* the replacement store keeps its own reference to the new store */
+	ore_store_put(rc->new_store);
+	rc->new_store = NULL;
+	oreblk_retire_store(arr, rs, rc->new_file);
+	rc->new_file = NULL;
+}
+
+static int oreblk_replace_thread(struct oreblk_array *arr,
+				 struct oreblk_recovery *rc)
+{
+	struct oreblk_member *m = &arr->members[rc->member];
+	unsigned long start = jiffies;
+	int err, repaired;
+
+	pr_info("oreblk%d: replace of member %u (%s) by %s started (%llu bytes)\n",
+		arr->index, rc->member, rc->old_path, rc->new_path,
+		arr->data_size);
+	err = oreblk_replace_run(arr, rc);
+	mutex_lock(&arr->sb_mutex);
+	if (!err && (ore_store_failed(m->store) ||
+		     test_bit(OREBLK_M_FAULTY, &m->flags)))
+		err = -EIO;
+	if (!err) {
+		repaired = atomic_read(&m->store->nr_csum_repairs);
+		oreblk_replace_finish(arr, rc);
+		pr_info("oreblk%d: member %u replaced by %s in %u s (%d ranges that failed their checksum rebuilt on the way); %s is no member any more (events %llu)\n",
+			arr->index, rc->member, m->path,
+			jiffies_to_msecs(jiffies - start) / 1000, repaired,
+			rc->old_path, arr->events);
+	} else {
+		oreblk_replace_undo(arr, rc);
+		if (err == -EINTR)
+			pr_info("oreblk%d: replace of member %u (%s) by %s stopped at data offset %llu: %s stays the member\n",
+				arr->index, rc->member, rc->old_path,
+				rc->new_path, rc->done, rc->old_path);
+		else
+			pr_err("oreblk%d: replace of member %u (%s) by %s failed at data offset %llu: %d; %s\n",
+			       arr->index, rc->member, rc->old_path,
+			       rc->new_path, rc->done, err,
+			       test_bit(OREBLK_M_FAULTY, &m->flags) ?
+			       "the member is faulty: add the new device to rebuild it" :
+			       "the old device stays the member");
+	}
+	clear_bit(OREBLK_M_REPLACING, &m->flags);
+	WRITE_ONCE(arr->sync_action, OREBLK_SYNC_IDLE);
+	mutex_unlock(&arr->sb_mutex);
+	oreblk_release_retired(arr);
+	return err;
+}
+
 static int oreblk_sync_thread(void *data)
 {
 	struct oreblk_array *arr = data;
@@ -340,6 +557,8 @@ static int oreblk_sync_thread(void *data)
 
 	if (rc->action == OREBLK_SYNC_RECOVER)
 		return oreblk_recover_thread(arr, rc);
+	if (rc->action == OREBLK_SYNC_REPLACE)
+		return oreblk_replace_thread(arr, rc);
 	return oreblk_scrub_thread(arr, rc);
 }
 
@@ -366,12 +585,14 @@ static int oreblk_recovery_start(struct oreblk_array *arr,
 	lockdep_assert_held(&arr->sb_mutex);
 	arr->recovery = rc;
 	WRITE_ONCE(arr->sync_done, rc->done);
-	WRITE_ONCE(arr->sync_total, rc->action == OREBLK_SYNC_RECOVER ?
+	WRITE_ONCE(arr->sync_total, rc->action == OREBLK_SYNC_RECOVER ||
+		   rc->action == OREBLK_SYNC_REPLACE ?
 		   arr->data_size : arr->array_size);
 	arr->sync_mark[0].time = now;
 	arr->sync_mark[0].done = rc->done;
 	arr->sync_mark[1] = arr->sync_mark[0];
-	if (rc->action != OREBLK_SYNC_RECOVER)
+	if (rc->action != OREBLK_SYNC_RECOVER &&
+	    rc->action != OREBLK_SYNC_REPLACE)
 		WRITE_ONCE(arr->mismatches, 0);
 	WRITE_ONCE(arr->sync_action, rc->action);
 	rc->task = kthread_run(oreblk_sync_thread, arr, "oreblk%d_%s",
@@ -434,6 +655,9 @@ oreblk_recovery_alloc(struct oreblk_array *arr, enum oreblk_sync_action action)
 					       OREBLK_SCRUB_STEP, U));
 	if (action == OREBLK_SYNC_RECOVER)
 		rc->nr_pages = rc->max_rows * U >> PAGE_SHIFT;
+	else if (action == OREBLK_SYNC_REPLACE)	/* one column of the rows */
+		rc->nr_pages = rc->max_rows * arr->layout.stripe_unit >>
+			       PAGE_SHIFT;
 	rc->pages = kcalloc(rc->nr_pages, sizeof(*rc->pages), GFP_KERNEL);
 	rc->piece.ents = kcalloc(rc->max_rows, sizeof(*rc->piece.ents),
 				 GFP_KERNEL);
@@ -465,6 +689,10 @@ void oreblk_recovery_free(struct oreblk_recovery *rc)
 		return;
 	if (rc->task)
 		put_task_struct(rc->task);
+	/* a replace that never started: nothing else holds these */
+	ore_store_put(rc->new_store);
+	if (rc->new_file)
+		bdev_fput(rc->new_file);
 	for (i = 0; rc->pages && i < rc->nr_pages; i++)
 		if (rc->pages[i])
 			__free_page(rc->pages[i]);
@@ -507,6 +735,29 @@ void oreblk_sync_close(struct oreblk_array *arr)
 	mutex_unlock(&arr->sync_mutex);
 }
 
+/* Open a new device for @arr: read-write, exclusive, large enough. */
+static struct file *oreblk_open_new(struct oreblk_array *arr,
+				    const char *path, char *msg)
+{
+	struct file *file;
+
+	file = bdev_file_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE,
+				      arr, NULL);
+	if (IS_ERR(file)) {
+		oreblk_msg(msg, "%s: cannot open the device: %ld", path,
+			   PTR_ERR(file));
+		return file;
+	}
+	if (bdev_nr_bytes(file_bdev(file)) < arr->data_offset + arr->data_size) {
+		oreblk_msg(msg, "%s: %llu bytes, the members need %llu", path,
+			   bdev_nr_bytes(file_bdev(file)),
+			   arr->data_offset + arr->data_size);
+		bdev_fput(file);
+		return ERR_PTR(-EINVAL);
+	}
+	return file;
+}
+
 /* Put the device @file in slot @i as a member being rebuilt. Under sb_mutex. */
 static int oreblk_install_member(struct oreblk_array *arr, u32 i,
 				 struct file *file, const char *path,
@@ -514,19 +765,14 @@ static int oreblk_install_member(struct oreblk_array *arr, u32 i,
 {
 	struct oreblk_member *m = &arr->members[i];
 	struct ore_store *store;
-	int err;
 
-	err = oreblk_retire_store(arr, m->store, m->sb_file);
-	if (err) {
-		oreblk_msg(msg, "no memory");
-		return err;
-	}
 	store = oreblk_open_store(arr, file);
 	if (IS_ERR(store)) {
 		oreblk_msg(msg, "%s: cannot open it as an ORE block store: %ld",
 			   path, PTR_ERR(store));
 		return PTR_ERR(store);
 	}
+	oreblk_retire_store(arr, m->store, m->sb_file);
 	ore_store_set_state(store, ORE_STORE_REBUILDING);
 	ore_store_set_recovery_offset(store, 0);
 	m->sb_file = file;
@@ -578,20 +824,10 @@ int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca)
 		goto out_sync;
 	}
 	oreblk_recovery_stop(arr);	/* the one before, over */
-	file = bdev_file_open_by_path(ca->path, BLK_OPEN_READ | BLK_OPEN_WRITE,
-				      arr, NULL);
+	file = oreblk_open_new(arr, ca->path, msg);
 	if (IS_ERR(file)) {
-		oreblk_msg(msg, "%s: cannot open the device: %ld", ca->path,
-			   PTR_ERR(file));
 		err = PTR_ERR(file);
 		goto out_sync;
-	}
-	if (bdev_nr_bytes(file_bdev(file)) < arr->data_offset + arr->data_size) {
-		oreblk_msg(msg, "%s: %llu bytes, the members need %llu",
-			   ca->path, bdev_nr_bytes(file_bdev(file)),
-			   arr->data_offset + arr->data_size);
-		err = -EINVAL;
-		goto out_put;
 	}
 	rc = oreblk_recovery_alloc(arr, OREBLK_SYNC_RECOVER);
 	if (!rc) {
@@ -623,6 +859,8 @@ int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca)
 		oreblk_msg(msg, "cannot start the recovery thread: %d", err);
 	mutex_unlock(&arr->sb_mutex);
 	mutex_unlock(&arr->sync_mutex);
+	/* the device it took the place of is closed once no I/O uses it */
+	oreblk_release_retired(arr);
 	ca->member = slot;
 	return err;
 
@@ -632,6 +870,142 @@ out_unlock:
 out_put:
 	if (file)
 		bdev_fput(file);
+out_sync:
+	mutex_unlock(&arr->sync_mutex);
+	return err;
+}
+
+/*
+ * Put the replacement store in front of member @rc->member's store, the
+ * new device behind it (@rc->new_store, @rc->new_file). Under sb_mutex.
+ */
+static int oreblk_replace_install(struct oreblk_array *arr,
+				  struct oreblk_recovery *rc, char *msg)
+{
+	struct oreblk_member *m = &arr->members[rc->member];
+	struct ore_store *rs;
+	int err;
+
+	/* it is no member until the copy is over, whatever it held before */
+	memset(page_address(arr->sb_page), 0, PAGE_SIZE);
+	err = oreblk_sb_write(rc->new_file, arr->sb_page);
+	if (err) {
+		oreblk_msg(msg, "%s: cannot write its superblock: %d",
+			   rc->new_path, err);
+		return err;
+	}
+	rs = ore_replace_store_create(m->store, rc->new_store);
+	if (IS_ERR(rs)) {
+		oreblk_msg(msg, "no memory");
+		return PTR_ERR(rs);
+	}
+	rc->old_store = m->store;
+	strscpy(rc->old_path, m->path, sizeof(rc->old_path));
+	m->store = rs;
+	smp_wmb();	/* the store is whole before it is seen */
+	WRITE_ONCE(arr->stores[rc->member], rs);
+	set_bit(OREBLK_M_REPLACING, &m->flags);
+	return 0;
+}
+
+/**
+ * oreblk_replace_member - copy a member in service onto a new device, then
+ *	put the new device in its place (mdadm --replace)
+ * @arr: the array
+ * @cr: the request (&struct oreblk_ctl_replace)
+ *
+ * Return: 0 once the copy runs; -EINVAL (no such member, no redundancy,
+ * the device too small), -EALREADY (the member is not in service), -EBUSY
+ * (a sync runs, or the device is in use or a member), -ENOMEM, or the
+ * open's error.
+ */
+int oreblk_replace_member(struct oreblk_array *arr,
+			  struct oreblk_ctl_replace *cr)
+{
+	char *msg = cr->msg;
+	struct oreblk_recovery *rc;
+	struct oreblk_member *m;
+	struct file *file;
+	int err;
+
+	cr->path[OREBLK_PATH_LEN - 1] = 0;
+	if (cr->member >= arr->nr_members) {
+		oreblk_msg(msg, "oreblk%d has no member %u (it has %u)",
+			   arr->index, cr->member, arr->nr_members);
+		return -EINVAL;
+	}
+	if (!arr->redundant) {
+		oreblk_msg(msg, "oreblk%d has no redundancy: its members cannot be replaced while it runs",
+			   arr->index);
+		return -EINVAL;
+	}
+	mutex_lock(&arr->sync_mutex);
+	if (READ_ONCE(arr->sync_action) != OREBLK_SYNC_IDLE) {
+		oreblk_msg(msg, "oreblk%d: a %s is running already",
+			   arr->index,
+			   oreblk_sync_action_name(READ_ONCE(arr->sync_action)));
+		err = -EBUSY;
+		goto out_sync;
+	}
+	oreblk_recovery_stop(arr);	/* the one before, over */
+	rc = oreblk_recovery_alloc(arr, OREBLK_SYNC_REPLACE);
+	if (!rc) {
+		oreblk_msg(msg, "no memory");
+		err = -ENOMEM;
+		goto out_sync;
+	}
+	rc->member = cr->member;
+	strscpy(rc->new_path, cr->path, sizeof(rc->new_path));
+	file = oreblk_open_new(arr, cr->path, msg);
+	if (IS_ERR(file)) {
+		err = PTR_ERR(file);
+		goto out_free;
+	}
+	rc->new_file = file;
+	rc->new_store = oreblk_open_store(arr, file);
+	if (IS_ERR(rc->new_store)) {
+		err = PTR_ERR(rc->new_store);
+		rc->new_store = NULL;
+		oreblk_msg(msg, "%s: cannot open it as an ORE block store: %d",
+			   cr->path, err);
+		goto out_free;
+	}
+	mutex_lock(&arr->sb_mutex);
+	m = &arr->members[cr->member];
+	if (oreblk_is_member(arr, file)) {
+		oreblk_msg(msg, "%s is a member of oreblk%d already", cr->path,
+			   arr->index);
+		err = -EBUSY;
+	} else if (!oreblk_member_in_service(m) ||
+		   test_bit(OREBLK_M_REBUILDING, &m->flags)) {
+		oreblk_msg(msg, "oreblk%d: member %u is not in service (add a device instead)",
+			   arr->index, cr->member);
+		err = -EALREADY;
+	} else {
+		err = oreblk_replace_install(arr, rc, msg);
+	}
+	if (err) {
+		mutex_unlock(&arr->sb_mutex);
+		goto out_free;
+	}
+	err = oreblk_recovery_start(arr, rc);
+	if (err) {
+		oreblk_msg(msg, "cannot start the copy thread: %d", err);
+		oreblk_replace_undo(arr, rc);
+		clear_bit(OREBLK_M_REPLACING, &m->flags);
+		arr->recovery = NULL;
+		mutex_unlock(&arr->sb_mutex);
+		oreblk_recovery_free(rc);
+		mutex_unlock(&arr->sync_mutex);
+		oreblk_release_retired(arr);
+		return err;
+	}
+	mutex_unlock(&arr->sb_mutex);
+	mutex_unlock(&arr->sync_mutex);
+	return 0;
+
+out_free:
+	oreblk_recovery_free(rc);
 out_sync:
 	mutex_unlock(&arr->sync_mutex);
 	return err;

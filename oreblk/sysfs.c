@@ -101,11 +101,17 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
 	struct oreblk_array *arr = oreblk_dev_array(dev);
-	int len = 0;
+	struct oreblk_recovery *rc;
+	int len = 0, idx;
 	u32 i;
 
+	/* the replacing member's line names the new device after its own */
+	mutex_lock(&arr->sync_mutex);
+	idx = srcu_read_lock(&arr->store_srcu);
+	rc = arr->recovery;
 	for (i = 0; i < arr->nr_members; i++) {
 		const struct oreblk_member *m = &arr->members[i];
+		const struct ore_store *store = READ_ONCE(m->store);
 		const char *state = "active";
 
 		if (test_bit(OREBLK_M_MISSING, &m->flags))
@@ -114,10 +120,18 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 			state = "faulty";
 		else if (test_bit(OREBLK_M_REBUILDING, &m->flags))
 			state = "rebuilding";
-		len += sysfs_emit_at(buf, len, "%u %s %d %s\n", i, state,
-				     atomic_read(&m->store->nr_errors),
+		else if (test_bit(OREBLK_M_REPLACING, &m->flags))
+			state = "replacing";
+		len += sysfs_emit_at(buf, len, "%u %s %d %s", i, state,
+				     atomic_read(&store->nr_errors),
 				     m->path[0] ? m->path : "-");
+		if (test_bit(OREBLK_M_REPLACING, &m->flags) && rc &&
+		    rc->member == i)
+			len += sysfs_emit_at(buf, len, " %s", rc->new_path);
+		len += sysfs_emit_at(buf, len, "\n");
 	}
+	srcu_read_unlock(&arr->store_srcu, idx);
+	mutex_unlock(&arr->sync_mutex);
 	return len;
 }
 static DEVICE_ATTR_RO(members);
@@ -305,9 +319,10 @@ static DEVICE_ATTR_RO(checksums);
 static ssize_t oreblk_csum_counts(struct device *dev, char *buf, bool repairs)
 {
 	struct oreblk_array *arr = oreblk_dev_array(dev);
-	int len, n[OREBLK_MAX_MEMBERS], total = 0;
+	int len, n[OREBLK_MAX_MEMBERS], total = 0, idx;
 	u32 i;
 
+	idx = srcu_read_lock(&arr->store_srcu);
 	for (i = 0; i < arr->nr_members; i++) {
 		const struct ore_store *store = READ_ONCE(arr->members[i].store);
 
@@ -315,6 +330,7 @@ static ssize_t oreblk_csum_counts(struct device *dev, char *buf, bool repairs)
 					     &store->nr_csum_errors);
 		total += n[i];
 	}
+	srcu_read_unlock(&arr->store_srcu, idx);
 	len = sysfs_emit(buf, "%d", total);
 	for (i = 0; i < arr->nr_members; i++)
 		len += sysfs_emit_at(buf, len, " %d", n[i]);

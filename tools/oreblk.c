@@ -14,6 +14,9 @@
  *   oreblk check DEV [--repair] [--wait]
  *   oreblk examine MEMBER...
  *   oreblk fail DEV MEMBER|INDEX
+ *   oreblk add DEV NEWMEMBER [--wait]
+ *   oreblk replace DEV MEMBER|INDEX --with NEWMEMBER [--wait]
+ *   oreblk remove DEV MEMBER|INDEX
  *   oreblk wipe MEMBER...
  *   oreblk assemble --scan [--dry-run]          (oreblk_scan.c)
  *   oreblk incremental MEMBER
@@ -39,6 +42,10 @@
  * both dirty (not stopped cleanly) and degraded. Check starts md's
  * "check" (or "repair") of the array's redundancy through sysfs
  * sync_action and, with --wait, prints mismatch_cnt when it is over.
+ * Add rebuilds a new device in the place of a member out of service;
+ * replace copies a member in service onto a new device while the array
+ * keeps its redundancy, then swaps them (mdadm --replace); remove lets go
+ * of a faulty member's device (mdadm --remove).
  * Exit status: 0 done, 1 failed, 2 bad usage.
  */
 #define _GNU_SOURCE	/* O_DIRECT */
@@ -93,13 +100,15 @@ static void usage(void)
 		"       %s examine MEMBER...\n"
 		"       %s fail DEV MEMBER|INDEX\n"
 		"       %s add DEV NEWMEMBER [--wait]\n"
+		"       %s replace DEV MEMBER|INDEX --with NEWMEMBER [--wait]\n"
+		"       %s remove DEV MEMBER|INDEX\n"
 		"       %s wipe MEMBER...\n"
 		"       %s assemble --scan [--dry-run]\n"
 		"       %s incremental MEMBER\n"
 		"       %s monitor [--scan] [--oneshot] [--delay SEC] [--program PROG]\n"
 		"              [--syslog] [--test] [DEV...]\n",
 		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog,
-		prog, prog);
+		prog, prog, prog, prog);
 	exit(2);
 }
 
@@ -1027,7 +1036,7 @@ static void print_policy(int index)
 static int cmd_detail(int argc, char **argv)
 {
 	static const char *const states[] = { "active", "faulty", "missing",
-					      "rebuilding" };
+					      "rebuilding", "replacing" };
 	struct oreblk_ctl_detail *cd;
 	int index;
 	uint32_t i;
@@ -1082,30 +1091,52 @@ static int cmd_detail(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * MEMBER|INDEX of fail, replace, remove: a member index, or a device whose
+ * superblock names its index. Returns the index, -1 when it cannot be read.
+ */
+static long parse_member(const char *arg)
+{
+	struct ore_layout l;
+	struct oreblk_sb sb;
+	char why[128], *end;
+	long member;
+
+	member = strtol(arg, &end, 10);
+	if (*end || end == arg) {
+		if (read_sb(arg, &sb, &l, why, sizeof(why)) != SB_OK) {
+			err_msg("%s: %s", arg, why);
+			return -1;
+		}
+		member = le32toh(sb.member_index);
+	}
+	return member;
+}
+
+/* DEV of the commands on a running array; exits with 2 on a bad name. */
+static int parse_array(const char *arg)
+{
+	int index = parse_dev(arg);
+
+	if (index < 0) {
+		err_msg("%s: not an oreblk device name (/dev/oreblkN)", arg);
+		exit(2);
+	}
+	return index;
+}
+
 static int cmd_fail(int argc, char **argv)
 {
 	struct oreblk_ctl_fail cf;
-	struct ore_layout l;
-	struct oreblk_sb sb;
 	int fd, index, rc;
-	char why[128], *end;
 	long member;
 
 	if (argc != 4)
 		usage();
-	index = parse_dev(argv[2]);
-	if (index < 0) {
-		err_msg("%s: not an oreblk device name (/dev/oreblkN)", argv[2]);
-		return 2;
-	}
-	member = strtol(argv[3], &end, 10);
-	if (*end || end == argv[3]) {
-		if (read_sb(argv[3], &sb, &l, why, sizeof(why)) != SB_OK) {
-			err_msg("%s: %s", argv[3], why);
-			return 1;
-		}
-		member = le32toh(sb.member_index);
-	}
+	index = parse_array(argv[2]);
+	member = parse_member(argv[3]);
+	if (member < 0)
+		return 1;
 	fd = ctl_open();
 	if (fd < 0)
 		return 1;
@@ -1206,6 +1237,103 @@ static int cmd_add(int argc, char **argv)
 	printf("%s: member %u of /dev/oreblk%d is in sync\n", prog, ca.member,
 	       index);
 	return 0;
+}
+
+/*
+ * oreblk replace DEV MEMBER|INDEX --with NEWMEMBER [--wait]: copy the member
+ * onto NEWMEMBER while it keeps serving, then swap them; --wait blocks
+ * until the copy is over and fails unless NEWMEMBER is then the member.
+ */
+static int cmd_replace(int argc, char **argv)
+{
+	struct oreblk_ctl_replace cr;
+	struct oreblk_ctl_detail *cd;
+	int fd, index, rc, wait = 0;
+	long member;
+
+	if (argc == 7 && !strcmp(argv[6], "--wait"))
+		wait = 1;
+	else if (argc != 6)
+		usage();
+	if (strcmp(argv[4], "--with"))
+		usage();
+	index = parse_array(argv[2]);
+	if (strlen(argv[5]) >= sizeof(cr.path)) {
+		err_msg("%s: path too long", argv[5]);
+		return 2;
+	}
+	member = parse_member(argv[3]);
+	if (member < 0)
+		return 1;
+	fd = ctl_open();
+	if (fd < 0)
+		return 1;
+	memset(&cr, 0, sizeof(cr));
+	cr.index = (uint32_t)index;
+	cr.member = (uint32_t)member;
+	strcpy(cr.path, argv[5]);
+	rc = ioctl(fd, OREBLK_CTL_REPLACE, &cr);
+	close(fd);
+	if (rc) {
+		err_msg("cannot replace member %ld of /dev/oreblk%d by %s: %s (%s)",
+			member, index, argv[5], cr.msg[0] ? cr.msg : "",
+			strerror(errno));
+		return 1;
+	}
+	printf("%s: copying member %ld of /dev/oreblk%d onto %s\n", prog,
+	       member, index, argv[5]);
+	if (!wait)
+		return 0;
+	if (wait_idle(index)) {
+		err_msg("/dev/oreblk%d: cannot read its sync_action", index);
+		return 1;
+	}
+	cd = calloc(1, sizeof(*cd));
+	if (!cd || get_detail(index, cd)) {
+		free(cd);
+		return 1;
+	}
+	rc = cd->members[member].state == OREBLK_MEMBER_ACTIVE &&
+	     !strcmp(cd->members[member].path, argv[5]);
+	free(cd);
+	if (!rc) {
+		err_msg("/dev/oreblk%d: the replace of member %ld failed (see the kernel log)",
+			index, member);
+		return 1;
+	}
+	printf("%s: member %ld of /dev/oreblk%d is %s now\n", prog, member,
+	       index, argv[5]);
+	return 0;
+}
+
+/* oreblk remove DEV MEMBER|INDEX: close a faulty member's device. */
+static int cmd_remove(int argc, char **argv)
+{
+	struct oreblk_ctl_remove cr;
+	int fd, index, rc;
+	long member;
+
+	if (argc != 4)
+		usage();
+	index = parse_array(argv[2]);
+	member = parse_member(argv[3]);
+	if (member < 0)
+		return 1;
+	fd = ctl_open();
+	if (fd < 0)
+		return 1;
+	memset(&cr, 0, sizeof(cr));
+	cr.index = (uint32_t)index;
+	cr.member = (uint32_t)member;
+	rc = ioctl(fd, OREBLK_CTL_REMOVE, &cr);
+	if (rc)
+		err_msg("cannot remove member %ld of /dev/oreblk%d: %s (%s)",
+			member, index, cr.msg[0] ? cr.msg : "", strerror(errno));
+	else
+		printf("%s: member %ld of /dev/oreblk%d removed\n", prog,
+		       member, index);
+	close(fd);
+	return rc ? 1 : 0;
 }
 
 /*
@@ -1457,6 +1585,10 @@ int main(int argc, char **argv)
 		return cmd_wipe(argc, argv);
 	if (!strcmp(cmd, "add"))
 		return cmd_add(argc, argv);
+	if (!strcmp(cmd, "replace"))
+		return cmd_replace(argc, argv);
+	if (!strcmp(cmd, "remove"))
+		return cmd_remove(argc, argv);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc, argv);
 	if (!strcmp(cmd, "incremental"))

@@ -158,6 +158,11 @@ int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start,
 			       u32 type);
 int ore_store_statfs(struct ore_store *store, struct kstatfs *buf);
 struct ore_store *ore_missing_store_create(const char *name);
+struct ore_store *ore_replace_store_create(struct ore_store *primary,
+					   struct ore_store *secondary);
+int ore_replace_store_error(struct ore_store *store);
+int ore_store_io_sync(struct ore_store *store, u64 oid, u64 offset, u64 len,
+		      struct page **pages, bool write, bool fua);
 void ore_store_get(struct ore_store *store);
 void ore_store_put(struct ore_store *store);
 void ore_store_set_state(struct ore_store *store, enum ore_store_state state);

@@ -284,6 +284,8 @@ enum oreblk_member_state {
 	OREBLK_MEMBER_FAULTY = 1,	/* failed while running */
 	OREBLK_MEMBER_MISSING = 2,	/* not there at assembly (or stale) */
 	OREBLK_MEMBER_REBUILDING = 3,	/* added, its data being rebuilt */
+	OREBLK_MEMBER_REPLACING = 4,	/* in service, being copied onto a new
+					 * device (OREBLK_CTL_REPLACE) */
 };
 
 /**
@@ -386,12 +388,65 @@ struct oreblk_ctl_add {
 	char  msg[OREBLK_MSG_LEN];
 };
 
+/**
+ * struct oreblk_ctl_replace - OREBLK_CTL_REPLACE: copy a member in service
+ *	onto a new device, then put the new device in its place (mdadm
+ *	--replace)
+ * @index: in: N of /dev/oreblkN
+ * @member: in: the member to replace
+ * @path: in: the new device, NUL terminated
+ * @msg: out: why it failed
+ *
+ * The member stays in service while the sync thread copies its data range
+ * onto the new device (sysfs sync_action says "recover"): reads use it,
+ * writes go to both, so the array never loses redundancy. A block that
+ * fails its checksum on the old member is rebuilt from the redundancy
+ * first. At the end the new device takes the member's place under a new
+ * member uuid, and the old device's superblock is erased and the device
+ * released. The copy is not recorded on disk: after a stop or a crash the
+ * old member is still the member, and the replace starts again from the
+ * beginning on request. If the old member fails during the copy, it fails
+ * as any member does and the replace is given up (add the new device
+ * with OREBLK_CTL_ADD); if the new one fails, the replace is given up.
+ * Errors: -ENODEV (no such array), -EINVAL (no such member, a layout
+ * without redundancy, a device smaller than data_offset + data_size),
+ * -EALREADY (the member is not in service), -EBUSY (a sync runs, or the
+ * device is in use or a member), the open's error.
+ */
+struct oreblk_ctl_replace {
+	__u32 index;
+	__u32 member;
+	char  path[OREBLK_PATH_LEN];
+	char  msg[OREBLK_MSG_LEN];
+};
+
+/**
+ * struct oreblk_ctl_remove - OREBLK_CTL_REMOVE: let go of the device of a
+ *	faulty member (mdadm --remove)
+ * @index: in: N of /dev/oreblkN
+ * @member: in: member index
+ * @msg: out: why it failed
+ *
+ * The member becomes missing and its device is closed once no I/O uses
+ * it any more; the superblocks keep it faulty. Errors: -ENODEV (no such
+ * array), -EINVAL (no such member), -EBUSY (it is in service or being
+ * rebuilt: fail it first, or stop the rebuild), -EALREADY (missing
+ * already).
+ */
+struct oreblk_ctl_remove {
+	__u32 index;
+	__u32 member;
+	char  msg[OREBLK_MSG_LEN];
+};
+
 #define OREBLK_CTL_MAGIC	0xb7
 #define OREBLK_CTL_ASSEMBLE	_IOWR(OREBLK_CTL_MAGIC, 1, struct oreblk_ctl_assemble)
 #define OREBLK_CTL_STOP		_IOWR(OREBLK_CTL_MAGIC, 2, struct oreblk_ctl_stop)
 #define OREBLK_CTL_DETAIL	_IOWR(OREBLK_CTL_MAGIC, 3, struct oreblk_ctl_detail)
 #define OREBLK_CTL_FAIL		_IOWR(OREBLK_CTL_MAGIC, 4, struct oreblk_ctl_fail)
 #define OREBLK_CTL_ADD		_IOWR(OREBLK_CTL_MAGIC, 5, struct oreblk_ctl_add)
+#define OREBLK_CTL_REPLACE	_IOWR(OREBLK_CTL_MAGIC, 6, struct oreblk_ctl_replace)
+#define OREBLK_CTL_REMOVE	_IOWR(OREBLK_CTL_MAGIC, 7, struct oreblk_ctl_remove)
 
 _Static_assert(sizeof(struct oreblk_sb) == OREBLK_SB_SIZE,
 	       "struct oreblk_sb must be OREBLK_SB_SIZE bytes");

@@ -1,0 +1,155 @@
+#!/bin/sh
+# oreblk: hot replace (`oreblk replace`, mdadm --replace) and `oreblk
+# remove` (issue 11).
+#
+# RAID5 over 4 members, checksums on (the default): fio writes region A;
+# one block of member 1 is overwritten on the device (bitrot); a
+# rate-limited fio writes region B while `oreblk replace` copies member 1
+# onto a fifth device. All along the array is not degraded (the old member
+# serves). At the end the new device is member 1, the rotten block was
+# rebuilt from the parity on the way, the old device's superblock is erased
+# and the device is closed (an exclusive open of it works). Then a
+# *different* member fails: A and B read back through the copied member,
+# which proves the copy. The faulty member is removed (its device is
+# closed) and the replaced device added in its place.
+# A replace stopped half way (sync_action idle) leaves the old member in
+# place and closes the new device; a RAID6 replace is followed by the loss
+# of two other members. Refusals: a member out of service, a device that
+# is a member, a replace while a sync runs, a remove of a member in
+# service.
+#
+# CHECK: oreblk_replace --disks 6 --disk-size 64M --timeout 900
+. /ore/tests/lib.sh
+. /ore/tests/oreblk_lib.sh
+
+ktap_plan 46
+
+A=/dev/oreblk0
+SYS=/sys/block/oreblk0/ore
+
+if [ "$ORE_DISKS" -lt 6 ] || ! have_host fio || ! have_host mkfs.ext4; then
+	diag "needs 6 disks and the host's fio and mkfs.ext4"
+	ktap_done
+fi
+ob_load || ktap_done
+
+fio_b_bg() {
+	hostrun fio --name=rb --filename=$A --ioengine=libaio --direct=1 \
+		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=20M \
+		--size=20M --rate=3m --verify=crc32c --verify_fatal=1 \
+		--randseed=77 > /tmp/ob_fio_b.out 2>&1 &
+	FIO_PID=$!
+}
+fio_b_verify() {
+	hostrun fio --name=rb --filename=$A --ioengine=libaio --direct=1 \
+		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=20M \
+		--size=20M --verify=crc32c --verify_fatal=1 --randseed=77 \
+		--verify_only > /tmp/ob_fio_bv.out 2>&1 ||
+		{ tail -n 20 /tmp/ob_fio_bv.out; return 1; }
+}
+fio_b_wait() {
+	wait $FIO_PID
+	local rc=$?
+	if [ $rc -eq 0 ] && grep -q 'err= 0' /tmp/ob_fio_b.out; then
+		ok "$1"
+	else
+		not_ok "$1" "fio exited $rc"
+		tail -n 20 /tmp/ob_fio_b.out | sed 's/^/#   /'
+	fi
+}
+verify_ab() { ob_fio_verify $A 0 20M && fio_b_verify; }
+wait_idle() { ob_wait_idle 0 600; }
+# excl DEV: an exclusive open of DEV works (nobody holds it): mkfs.ext4
+# refuses a device in use
+excl() { hostrun mkfs.ext4 -F -q "$1" >/dev/null 2>&1; }
+not_excl() { ! excl "$1"; }
+# replacing M OLD NEW: the copy runs and the array is whole meanwhile
+replacing() {
+	[ "$(ob_sys 0 sync_action)" = recover ] &&
+		grep -q "^$1 replacing [0-9]* $2 $3\$" $SYS/members &&
+		[ "$(ob_sys 0 degraded)" = 0 ]
+}
+# until the copy has done SECTORS sectors (at most 60 s)
+copied() {
+	local n=0 done
+	while :; do
+		done=$(ob_sys 0 sync_completed | cut -d' ' -f1)
+		[ "$done" != none ] && [ "$done" -ge "$1" ] && return 0
+		n=$((n + 1))
+		[ $n -lt 300 ] || return 1
+		sleep 0.2
+	done
+}
+stopped_back() { wait_idle && grep -q '^2 active 0 /dev/vdc$' $SYS/members; }
+
+# --- RAID5: replace under writes, with a rotten block on the old member
+check "raid5: create over 4 members (checksums on)" \
+	oreblk create $A --force --raid 5 --chunk 64K -n 4 /dev/vda /dev/vdb /dev/vdc /dev/vdd
+fail_fast
+check "raid5: fio writes region A" ob_fio $A 0 20M
+check "raid5: one block of member 1 rots on the device" ob_corrupt /dev/vdb 3
+check "raid5: sync_speed_max 8192 KiB/s" sh -c "echo 8192 > $SYS/sync_speed_max"
+fio_b_bg
+sleep 1
+check "raid5: replace member 1 by /dev/vde while fio writes region B" \
+	oreblk replace $A 1 --with /dev/vde
+check "raid5: the copy runs, member 1 replacing, array not degraded" \
+	replacing 1 /dev/vdb /dev/vde
+expect_fail "raid5: a second replace is refused while the copy runs" "running already" \
+	oreblk replace $A 2 --with /dev/vdf
+expect_fail "raid5: a check is refused while the copy runs" "busy" \
+	sh -c "echo check > $SYS/sync_action"
+fio_b_wait "raid5: every write of region B during the copy acknowledged and verified"
+check "raid5: the copy finishes" wait_idle
+check "raid5: /dev/vde is member 1, active, array not degraded" sh -c \
+	"grep -q '^1 active 0 /dev/vde\$' $SYS/members && [ \$(cat $SYS/degraded) = 0 ]"
+check "raid5: the kernel log says member 1 was replaced" sh -c \
+	"dmesg | grep -q 'oreblk0: member 1 replaced by /dev/vde'"
+check "raid5: the rotten block was rebuilt on the way (checksum_repairs moved)" \
+	sh -c "[ \$(cut -d' ' -f1 $SYS/checksum_repairs) -ge 1 ]"
+check "raid5: the old device's superblock is erased" sh -c "! oreblk examine /dev/vdb"
+check "raid5: the old device is closed (an exclusive open works)" excl /dev/vdb
+check "raid5: regions A and B read back" verify_ab
+check "raid5: fail member 0" oreblk fail $A 0
+check "raid5: A and B read back through the copied member" verify_ab
+check "raid5: the faulty member's device is still held" not_excl /dev/vda
+expect_fail "raid5: remove of a member in service is refused" "fail it first" \
+	oreblk remove $A 2
+check "raid5: remove member 0" oreblk remove $A 0
+check "raid5: member 0 is missing" grep -q '^0 missing 0 -$' $SYS/members
+check "raid5: its device is closed" excl /dev/vda
+expect_fail "raid5: a second remove is refused" "missing already" oreblk remove $A 0
+expect_fail "raid5: replace of a missing member is refused" "not in service" \
+	oreblk replace $A 0 --with /dev/vdf
+check "raid5: add the replaced device in member 0's place" oreblk add $A /dev/vdb --wait
+check "raid5: A and B read back" verify_ab
+
+# --- a replace stopped half way: the old member stays
+check "raid5: sync_speed_max 2048 KiB/s" sh -c "echo 2048 > $SYS/sync_speed_max"
+expect_fail "raid5: replace by a member is refused" "member of oreblk0 already" \
+	oreblk replace $A 2 --with /dev/vdb
+check "raid5: replace member 2 by /dev/vdf" oreblk replace $A 2 --with /dev/vdf
+check "raid5: the copy passes 4 MiB" copied 8192
+check "raid5: stop it (sync_action idle)" sh -c "echo idle > $SYS/sync_action"
+check "raid5: the copy ends, member 2 is /dev/vdc again" stopped_back
+check "raid5: the log says it stopped and /dev/vdc stays" sh -c \
+	"dmesg | grep -q 'replace of member 2 (/dev/vdc) by /dev/vdf stopped at data offset [0-9]*: /dev/vdc stays the member'"
+check "raid5: the new device is closed" excl /dev/vdf
+check "raid5: A and B read back" verify_ab
+check "raid5: a check finds no mismatch" sh -c \
+	"echo 0 > $SYS/sync_speed_max && oreblk check $A --wait | grep -q 'mismatch_cnt 0$'"
+check "raid5: stop" oreblk stop $A
+
+# --- RAID6: replace, then lose two other members
+check "raid6: create over 5 members" \
+	oreblk create $A --force --raid 6 --chunk 64K -n 5 /dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde
+fail_fast
+check "raid6: fio writes region A" ob_fio $A 0 20M
+check "raid6: replace member 3 by /dev/vdf, waiting" oreblk replace $A 3 --with /dev/vdf --wait
+check "raid6: fail members 0 and 4" sh -c "oreblk fail $A 0 && oreblk fail $A 4"
+check "raid6: region A reads back through the copied member" ob_fio_verify $A 0 20M
+check "raid6: stop" oreblk stop $A
+check "modules unload, no store or I/O state leaked" sh -c \
+	"rmmod oreblk && rmmod ore && ! dmesg | grep -q 'leaked'"
+
+ktap_done
