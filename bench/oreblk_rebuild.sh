@@ -6,6 +6,9 @@
 # `mdadm --fail/--remove/--add`. Each rebuild runs twice: with no user I/O
 # and with fio 4 KiB random reads (iodepth 16, direct, libaio, the whole
 # array) running from before the add until the rebuild is over.
+# The hot replace (modes=replace) copies member 1, still in service, onto
+# the spare: `oreblk replace` against `mdadm --add-spare` then `--replace
+# --with` (md runs it as a recovery too).
 #
 #   make bench B=oreblk_rebuild ARGS="--disks 7 --disk-size 768M --args rounds=3"
 #
@@ -33,17 +36,19 @@
 #
 # Options (ARGS="... --args a,b"): rounds=N (default 2; which of oreblk
 # and md goes first alternates by round), levels=5+6, loads=idle+randread,
+# modes=add+replace (the default: both),
 # max=KIB, mdmin=default, perf (perf record -a -g for the middle of each
 # idle oreblk rebuild, top symbols printed).
 . /ore/tests/lib.sh
 
-ROUNDS=2 LEVELS="5 6" LOADS="idle randread" MAX=2000000 MDMIN="" PERF=""
+ROUNDS=2 LEVELS="5 6" LOADS="idle randread" MODES="add replace" MAX=2000000 MDMIN="" PERF=""
 shift	# the stage
 for a in "$@"; do
 	case $a in
 	rounds=*) ROUNDS=${a#rounds=} ;;
 	levels=*) LEVELS=$(echo "${a#levels=}" | tr + ' ') ;;
 	loads=*) LOADS=$(echo "${a#loads=}" | tr + ' ') ;;
+	modes=*) MODES=$(echo "${a#modes=}" | tr + ' ') ;;
 	max=*) MAX=${a#max=} ;;
 	mdmin=default) MDMIN=default ;;
 	perf) PERF=1 ;;
@@ -152,27 +157,37 @@ perf_report() {
 		--sort symbol -g none 2>/dev/null | head -n 40 | sed "s/^/   perf $1: /"
 }
 
-# ob_rebuild NAME LEVEL LOAD N DEVS...: create, fail member 1, add the spare
+# ob_rebuild NAME LEVEL LOAD N DEVS...: create, fail member 1, add the
+# spare (MODE add), or replace member 1 by the spare (MODE replace)
 ob_rebuild() {
 	local name=$1 level=$2 load=$3 n=$4 s=/sys/block/oreblk0/ore t0 t1 bytes
 	shift 4
 	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" "$@" || exit 1
 	echo $MAX > $s/sync_speed_max
-	oreblk fail /dev/oreblk0 1 >/dev/null || exit 1
+	[ $MODE = add ] && { oreblk fail /dev/oreblk0 1 >/dev/null || exit 1; }
 	oreblk wipe $SPARE >/dev/null
 	rm -f $OUT/iops
 	[ "$load" = randread ] && load_start /dev/oreblk0
 	dmesg -c >/dev/null
-	oreblk add /dev/oreblk0 $SPARE || exit 1
+	if [ $MODE = add ]; then
+		oreblk add /dev/oreblk0 $SPARE || exit 1
+	else
+		oreblk replace /dev/oreblk0 1 --with $SPARE || exit 1
+	fi
 	sleep 0.5
 	bytes=$(($(cut -d' ' -f3 $s/sync_completed) * 512))
 	[ "$load" = idle ] && perf_during 8
 	wait_idle $s
 	[ "$load" = randread ] && load_stop
-	[ "$load" = idle ] && perf_report "oreblk raid$level"
-	t0=$(ktime "oreblk0: recovery of member 1 onto .* started")
-	t1=$(ktime "oreblk0: recovery of member 1 .* done in")
-	record "ob$name.$load" "$bytes" "$t0" "$t1"
+	[ "$load" = idle ] && perf_report "oreblk raid$level $MODE"
+	if [ $MODE = add ]; then
+		t0=$(ktime "oreblk0: recovery of member 1 onto .* started")
+		t1=$(ktime "oreblk0: recovery of member 1 .* done in")
+	else
+		t0=$(ktime "oreblk0: replace of member 1 .* started")
+		t1=$(ktime "oreblk0: member 1 replaced by")
+	fi
+	record "ob$name.$MODE.$load" "$bytes" "$t0" "$t1"
 	oreblk stop /dev/oreblk0 || exit 1
 	oreblk wipe "$@" $SPARE >/dev/null
 }
@@ -184,19 +199,26 @@ md_rebuild() {
 	hostrun mdadm --create /dev/md0 --run --quiet --level="$level" --chunk=64 \
 		--raid-devices="$n" --metadata=1.2 --assume-clean --bitmap=none "$@" </dev/null || exit 1
 	bytes=$(($(cat /sys/block/md0/md/component_size) * 1024))
-	hostrun mdadm --quiet /dev/md0 --fail /dev/vdb || exit 1
-	hostrun mdadm --quiet /dev/md0 --remove /dev/vdb || exit 1
+	if [ $MODE = add ]; then
+		hostrun mdadm --quiet /dev/md0 --fail /dev/vdb || exit 1
+		hostrun mdadm --quiet /dev/md0 --remove /dev/vdb || exit 1
+	fi
 	hostrun mdadm --zero-superblock $SPARE 2>/dev/null
 	rm -f $OUT/iops
 	[ "$load" = randread ] && load_start /dev/md0
 	dmesg -c >/dev/null
-	hostrun mdadm --quiet /dev/md0 --add $SPARE || exit 1
+	if [ $MODE = add ]; then
+		hostrun mdadm --quiet /dev/md0 --add $SPARE || exit 1
+	else
+		hostrun mdadm --quiet /dev/md0 --add-spare $SPARE || exit 1
+		hostrun mdadm --quiet /dev/md0 --replace /dev/vdb --with $SPARE || exit 1
+	fi
 	sleep 0.5
 	wait_idle /sys/block/md0/md
 	[ "$load" = randread ] && load_stop
 	t0=$(ktime "md: recover(y)? of RAID array md0")
 	t1=$(ktime "md: md0: recover(y)? done")
-	record "md$name.$load" "$bytes" "$t0" "$t1"
+	record "md$name.$MODE.$load" "$bytes" "$t0" "$t1"
 	hostrun mdadm --stop /dev/md0 >/dev/null || exit 1
 	hostrun mdadm --zero-superblock "$@" $SPARE
 }
@@ -204,8 +226,9 @@ md_rebuild() {
 bench_level() {	# bench_level ROUND NAME LEVEL N, the members in $DEVS
 	local round=$1 load
 	shift
+	for MODE in $MODES; do
 	for load in $LOADS; do
-		echo "== raid$2 over $3 disks, $load"
+		echo "== raid$2 over $3 disks, $MODE, $load"
 		if [ $((round % 2)) -eq 1 ]; then
 			ob_rebuild "$1" "$2" $load "$3" $DEVS
 			md_rebuild "$1" "$2" $load "$3" $DEVS
@@ -213,6 +236,7 @@ bench_level() {	# bench_level ROUND NAME LEVEL N, the members in $DEVS
 			md_rebuild "$1" "$2" $load "$3" $DEVS
 			ob_rebuild "$1" "$2" $load "$3" $DEVS
 		fi
+	done
 	done
 }
 
@@ -243,14 +267,16 @@ echo "== one member: seq write $bw MB/s (mean of $ROUNDS, $(spread $OUT/bw.write
 echo "== rebuild time, oreblk against md (same disks and spare, chunk 64K, mean of $ROUNDS round(s); ratio md/oreblk: >= 1.0 is oreblk at least as fast; rate/bw: oreblk's rate over one member's write bandwidth)"
 printf '%-20s %9s %9s %7s %9s %9s %8s %9s %9s  %s\n' rebuild "oreblk s" "md s" "md/ob" "ob MB/s" "md MB/s" "ob/bw" "ob IOPS" "md IOPS" "s min-max: oreblk, md"
 for level in $LEVELS; do
+	for MODE in $MODES; do
 	for load in $LOADS; do
-		ob=$OUT/ob$level.$load md=$OUT/md$level.$load
+		ob=$OUT/ob$level.$MODE.$load md=$OUT/md$level.$MODE.$load
 		[ -f $ob ] && [ -f $md ] || continue
 		set -- $(mean $ob 1) $(mean $md 1) $(mean $ob 2) $(mean $md 2) $(mean $ob 3) $(mean $md 3)
-		printf '%-20s %9s %9s %7s %9s %9s %8s %9.0f %9.0f  %s, %s\n' "raid$level $load" "$1" "$2" \
+		printf '%-20s %9s %9s %7s %9s %9s %8s %9.0f %9.0f  %s, %s\n' "raid$level $MODE $load" "$1" "$2" \
 			"$(awk -v a="$2" -v b="$1" 'BEGIN { printf "%.2f", a / b }')" "$3" "$4" \
 			"$(awk -v a="$3" -v b="$bw" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')" \
 			"$5" "$6" "$(spread $ob 1)" "$(spread $md 1)"
+	done
 	done
 done
 rmmod oreblk && rmmod ore
