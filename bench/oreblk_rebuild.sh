@@ -24,11 +24,11 @@
 # limits: md's /proc/sys/dev/raid/speed_limit_max and oreblk's
 # sync_speed_max are set to the same value (max=KiB/s, default 2000000),
 # far above what the disks do, so neither is held back by its limit; md's
-# speed_limit_min is set to the same value too (mdmin=default keeps md's
-# 1000), else md drops to 1000 KiB/s as soon as user I/O runs (it yields
-# to it; oreblk has no such yield): with it equal to the maximum both run
-# flat out beside the reads and the fio IOPS column shows what that costs
-# the user. md: metadata 1.2, no bitmap (oreblk has none), default
+# speed_limit_min and oreblk's sync_speed_min are set to the same value too
+# (mdmin=default keeps both at their default of 1000), else both drop to
+# 1000 KiB/s as soon as user I/O runs (they yield to it): with it equal to
+# the maximum both run flat out beside the reads and the fio IOPS column
+# shows what that costs the user. md: metadata 1.2, no bitmap (oreblk has none), default
 # stripe_cache_size.
 #
 # One member's bandwidth, measured in the same run on the spare before each
@@ -72,7 +72,7 @@ done
 # the speed limits
 echo $MAX > /proc/sys/dev/raid/speed_limit_max
 [ -n "$MDMIN" ] || echo $MAX > /proc/sys/dev/raid/speed_limit_min
-echo "== md speed_limit_min $(cat /proc/sys/dev/raid/speed_limit_min) max $(cat /proc/sys/dev/raid/speed_limit_max) KiB/s, oreblk sync_speed_max $MAX KiB/s"
+echo "== md speed_limit_min $(cat /proc/sys/dev/raid/speed_limit_min) max $(cat /proc/sys/dev/raid/speed_limit_max) KiB/s, oreblk sync_speed_min $([ -n "$MDMIN" ] && echo 1000 || echo $MAX) max $MAX KiB/s"
 
 # member_bw: fio 1 MiB sequential write and read on the spare, MB/s
 member_bw() {
@@ -164,6 +164,7 @@ ob_rebuild() {
 	shift 4
 	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" "$@" || exit 1
 	echo $MAX > $s/sync_speed_max
+	[ -n "$MDMIN" ] || echo $MAX > $s/sync_speed_min
 	[ $MODE = add ] && { oreblk fail /dev/oreblk0 1 >/dev/null || exit 1; }
 	oreblk wipe $SPARE >/dev/null
 	rm -f $OUT/iops

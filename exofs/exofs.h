@@ -126,8 +126,6 @@ enum exofs_rebuild_state {
  * @end: jiffies when the thread ended, or 0
  * @ckpt_time: jiffies of the last checkpoint
  * @max_rows: stripe rows rebuilt per step
- * @pages: the buffer of one step, @nr_pages pages
- * @nr_pages: entries in @pages
  */
 struct exofs_rebuild {
 	u32 store;
@@ -143,8 +141,6 @@ struct exofs_rebuild {
 	unsigned long end;
 	unsigned long ckpt_time;
 	u64 max_rows;
-	struct page **pages;
-	unsigned int nr_pages;
 };
 
 /**

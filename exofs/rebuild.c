@@ -188,7 +188,7 @@ static int exofs_rebuild_step(struct exofs_sb_info *sbi,
 						       l->stripe_unit)),
 				       &rows);
 	err = ore_rebuild(l, &oi->oc, loff, rows * l->stripe_length,
-			  rb->pages, exofs_rebuild_dev_error, &io);
+			  exofs_rebuild_dev_error, &io);
 	if (!err) {
 		*done += rows * l->stripe_unit;
 		atomic64_add(rows * l->stripe_unit, &rb->bytes);
@@ -485,16 +485,10 @@ static int exofs_rebuild_thread(void *data)
 
 static void exofs_rebuild_free(struct exofs_rebuild *rb)
 {
-	unsigned int i;
-
 	if (!rb)
 		return;
 	if (rb->task)
 		put_task_struct(rb->task);
-	for (i = 0; rb->pages && i < rb->nr_pages; i++)
-		if (rb->pages[i])
-			__free_page(rb->pages[i]);
-	kfree(rb->pages);
 	kfree(rb);
 }
 
@@ -502,25 +496,12 @@ static struct exofs_rebuild *exofs_rebuild_alloc(struct exofs_sb_info *sbi)
 {
 	u64 U = sbi->layout.stripe_length;
 	struct exofs_rebuild *rb;
-	unsigned int i;
 
 	rb = kzalloc(sizeof(*rb), GFP_KERNEL);
 	if (!rb)
 		return NULL;
 	rb->max_rows = max_t(u64, 1, div64_u64(EXOFS_REBUILD_STEP, U));
-	rb->nr_pages = rb->max_rows * U >> PAGE_SHIFT;
-	rb->pages = kcalloc(rb->nr_pages, sizeof(*rb->pages), GFP_KERNEL);
-	if (!rb->pages)
-		goto fail;
-	for (i = 0; i < rb->nr_pages; i++) {
-		rb->pages[i] = alloc_page(GFP_KERNEL);
-		if (!rb->pages[i])
-			goto fail;
-	}
 	return rb;
-fail:
-	exofs_rebuild_free(rb);
-	return NULL;
 }
 
 /*

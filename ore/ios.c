@@ -209,11 +209,6 @@ void ore_batch_submit(struct ore_batch *batch)
 		struct ore_store *store = sub->sio.store;
 		bool usable;
 
-		if (sub->sio.write && ore_priv(batch->ios)->rebuild_only &&
-		    READ_ONCE(store->state) != ORE_STORE_REBUILDING) {
-			sub->skipped = true;	/* holds this data already */
-			continue;
-		}
 		usable = sub->sio.write ? ore_store_writable(store) :
 			 ore_store_readable(store, sub->sio.offset,
 					    sub->sio.len);
@@ -228,9 +223,12 @@ void ore_batch_submit(struct ore_batch *batch)
 			 * rebuilding one is read from the redundancy above
 			 * its recovery offset, and that is no error of it.
 			 */
-			if (ore_store_failed(store))
+			if (ore_store_failed(store)) {
+				set_bit(sub->comp,
+					ore_priv(batch->ios)->untried_mask);
 				ore_note_failure(batch->ios, sub->comp,
 						 sub->sio.offset, -ENODEV);
+			}
 			WRITE_ONCE(batch->failed, true);
 			continue;
 		}
@@ -568,24 +566,35 @@ EXPORT_SYMBOL_GPL(ore_put_io_state);
  *	component's own error: -ENOSPC for a full store, -ENOENT for a
  *	component object found missing (rebuilt from the redundancy, see
  *	@ios->degraded), the store's errno otherwise; -ENODEV for a
- *	sub-I/O not issued because its store was failed (the store passed
- *	is the component's store at this call, which the user may have
- *	replaced since); @ios->error or -EIO for other components not done
+ *	sub-I/O not issued because its store was failed, reported only
+ *	while the component's store is failed still: the user may have put
+ *	a new store in its place since (the store passed is the one the
+ *	component has at this call); @ios->error or -EIO for other
+ *	components not done
  *
  * Return: @ios->error: 0 when the data was read or stored (possibly
  * degraded, see @ios->degraded), or the negative errno of the I/O.
  */
 int ore_check_io(struct ore_io_state *ios, ore_on_dev_error_fn on_dev_error)
 {
+	struct ore_io_priv *priv = ore_priv(ios);
 	unsigned int comp;
 
-	if (on_dev_error)
-		for_each_set_bit(comp, ore_priv(ios)->failed_mask, ios->layout->num_comps)
-			on_dev_error(ios, comp, ore_comp_store(ios->oc, comp),
-				     comp == ios->failed_comp ?
-				     ios->failed_offset : 0,
-				     ore_priv(ios)->comp_error[comp] ?:
-				     (ios->error ? ios->error : -EIO));
+	if (!on_dev_error)
+		return ios->error;
+	for_each_set_bit(comp, priv->failed_mask, ios->layout->num_comps) {
+		struct ore_store *store = ore_comp_store(ios->oc, comp);
+
+		/* not tried on a failed store that has been replaced since */
+		if (test_bit(comp, priv->untried_mask) &&
+		    priv->comp_error[comp] == -ENODEV &&
+		    !ore_store_failed(store))
+			continue;
+		on_dev_error(ios, comp, store,
+			     comp == ios->failed_comp ? ios->failed_offset : 0,
+			     priv->comp_error[comp] ?:
+			     (ios->error ? ios->error : -EIO));
+	}
 	return ios->error;
 }
 EXPORT_SYMBOL_GPL(ore_check_io);

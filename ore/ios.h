@@ -47,9 +47,9 @@ struct ore_batch;
  * @own_pages: pages ORE allocated for this I/O (parity, read-4-write)
  * @pstripes: the planned partial stripes of a write
  * @batch: the batch @work continues with
- * @rebuild_only: a write of ore_rebuild(): only components on stores in
- *	%ORE_STORE_REBUILDING are written, the others are left alone
  * @failed_mask: components that failed in this I/O
+ * @untried_mask: of those, components with a sub-I/O not issued because
+ *	its store was failed at the time
  * @nr_comps: entries in @comp_error
  * @comp_error: each failed component's own error
  */
@@ -61,8 +61,8 @@ struct ore_io_priv {
 	struct list_head own_pages;
 	struct list_head pstripes;
 	struct ore_batch *batch;
-	bool rebuild_only;
 	unsigned long failed_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
+	unsigned long untried_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 	u32 nr_comps;
 	int comp_error[] __counted_by(nr_comps);
 };

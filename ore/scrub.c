@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ORE scrub: check that the redundancy of whole stripes agrees with their
- * data, and repair it where it does not (md's "check" and "repair").
+ * ORE scrub and rebuild: whole stripes read at once, every component in
+ * one batch, then worked on page row by page row.
  *
+ * Scrub checks that the redundancy of whole stripes agrees with their
+ * data, and repairs it where it does not (md's "check" and "repair").
  * Every component of the stripes is read: every mirror copy of every
  * position, data and parity. A read that fails its checksum is rebuilt
  * from the redundancy and rewritten first (counted on its store, not as a
@@ -20,6 +22,13 @@
  * rebuilding above its recovery offset) has nothing to compare against:
  * the scrub refuses it (-ENODEV). A resync after an unclean shutdown is a
  * repair of every stripe.
+ *
+ * Rebuild (ore_rebuild()) reads every component that can be read, in one
+ * batch, and leaves out those that cannot. Then, row by row, a position
+ * with no copy read is recovered from a copy or from the parity
+ * (ore_recover_pages()), and every copy not read that sits on a store
+ * being rebuilt is written, in one batch: one round of reads and one of
+ * writes per call, whatever the layout.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,7 +49,10 @@ struct ore_scrub {
 	bool repair;
 	bool restamp;			/* ORE_SCRUB_RESTAMP */
 	bool read_only;			/* ore_restamp(): read, no compare */
+	bool rebuild;			/* ore_rebuild() */
 	u64 mismatches;
+	/* ore_rebuild(): copies not read, indexed as @pages / @ppu */
+	unsigned long *unread;
 	struct page **pages;
 	struct ore_batch *wbatch;	/* repair writes, NULL until one */
 	void *scratch[2];		/* computed P and Q */
@@ -98,17 +110,69 @@ static int ore_scrub_read_repair(struct ore_scrub *sc, struct ore_batch *batch)
 	return ore_repair_batch(sc->ios, batch) ? -EIO : 0;
 }
 
-/* Read every copy of every position of every stripe in one batch. */
-static int ore_scrub_read(struct ore_scrub *sc)
+/*
+ * Queue the reads of the copies of position @pos of stripe @s into @batch:
+ * every copy (scrub), those that can be read (restamp), one that can be
+ * read, the others that cannot marked unread (rebuild).
+ */
+static int ore_scrub_read_pos(struct ore_scrub *sc, struct ore_batch *batch,
+			      u64 s, u32 pos, const struct ore_striping_info *si)
 {
 	const struct ore_layout *l = sc->layout;
 	struct ore_io_state *ios = sc->ios;
+	bool have = false;	/* a copy of @pos is read */
+	u32 m, j;
+	int err;
+
+	for (m = 0; m < l->mirrors_p1; m++) {
+		u32 comp = ore_layout_comp(l, si->group, pos, m);
+		struct page **pg = ore_scrub_pg(sc, s, pos, m);
+
+		if (!ore_comp_readable(ios, comp, si->obj_offset,
+				       l->stripe_unit)) {
+			/* ore_restamp() reads what it can */
+			if (sc->read_only)
+				continue;
+			/* ore_rebuild() makes the rest */
+			if (sc->rebuild) {
+				__set_bit((pg - sc->pages) / sc->ppu,
+					  sc->unread);
+				continue;
+			}
+			pr_warn("object 0x%llx: scrub of the stripe at %llu: component %u on store %s is not readable at %llu\n",
+				ios->oc->oid, si->offset, comp,
+				ore_comp_store(ios->oc, comp)->name,
+				si->obj_offset);
+			return -ENODEV;
+		}
+		/* one copy of each position is enough to rebuild it */
+		if (sc->rebuild && have)
+			continue;
+		have = true;
+		for (j = 0; j < sc->ppu; j++) {
+			pg[j] = ore_own_page(ios);
+			if (!pg[j])
+				return -ENOMEM;
+			err = ore_batch_add(batch, comp,
+					    si->obj_offset + (u64)j * PAGE_SIZE,
+					    pg[j], 0, PAGE_SIZE, false);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* Read the copies of every position of every stripe, in one batch. */
+static int ore_scrub_read(struct ore_scrub *sc)
+{
+	const struct ore_layout *l = sc->layout;
 	struct ore_batch *batch;
 	u64 s;
-	u32 pos, m, j;
+	u32 pos;
 	int err = 0;
 
-	batch = ore_batch_alloc(ios, NULL);
+	batch = ore_batch_alloc(sc->ios, NULL);
 	if (!batch)
 		return -ENOMEM;
 	for (s = 0; s < sc->nstripes && !err; s++) {
@@ -116,30 +180,7 @@ static int ore_scrub_read(struct ore_scrub *sc)
 
 		ore_calc_stripe_info(l, sc->offset + s * l->stripe_length, &si);
 		for (pos = 0; pos < l->group_width && !err; pos++)
-			for (m = 0; m < l->mirrors_p1 && !err; m++) {
-				u32 comp = ore_layout_comp(l, si.group, pos, m);
-				struct page **pg = ore_scrub_pg(sc, s, pos, m);
-
-				if (!ore_comp_readable(ios, comp, si.obj_offset,
-						       l->stripe_unit)) {
-					/* ore_restamp() reads what it can */
-					if (sc->read_only)
-						continue;
-					pr_warn("object 0x%llx: scrub of the stripe at %llu: component %u on store %s is not readable at %llu\n",
-						ios->oc->oid, si.offset, comp,
-						ore_comp_store(ios->oc, comp)->name,
-						si.obj_offset);
-					err = -ENODEV;
-					break;
-				}
-				for (j = 0; j < sc->ppu && !err; j++) {
-					pg[j] = ore_own_page(ios);
-					err = pg[j] ? ore_batch_add(batch, comp,
-							si.obj_offset + (u64)j * PAGE_SIZE,
-							pg[j], 0, PAGE_SIZE, false) :
-						-ENOMEM;
-				}
-			}
+			err = ore_scrub_read_pos(sc, batch, s, pos, &si);
 	}
 	if (!err) {
 		struct ore_sub *sub;
@@ -265,6 +306,91 @@ static int ore_scrub_compare(struct ore_scrub *sc)
 	return 0;
 }
 
+/* Copy @m of position @pos on stripe @s was not read. */
+static bool ore_scrub_unread(struct ore_scrub *sc, u64 s, u32 pos, u32 m)
+{
+	return test_bit((ore_scrub_pg(sc, s, pos, m) - sc->pages) / sc->ppu,
+			sc->unread);
+}
+
+/*
+ * Rebuild page row @j of stripe @s: recover each position that has no copy
+ * read (from the parity), then queue the write of every copy not read that
+ * is on a store being rebuilt.
+ */
+static int ore_scrub_rebuild_row(struct ore_scrub *sc, u64 s, u32 j,
+				 const struct ore_striping_info *si)
+{
+	const struct ore_layout *l = sc->layout;
+	struct ore_io_state *ios = sc->ios;
+	struct page *have[ORE_MAX_GROUP_WIDTH];
+	void *ptrs[ORE_MAX_GROUP_WIDTH];
+	int fail[2] = { -1, -1 }, nfail = 0, err;
+	u32 pos, m, col;
+
+	for (pos = 0; pos < l->group_width; pos++) {
+		have[pos] = NULL;
+		for (m = 0; m < l->mirrors_p1 && !have[pos]; m++)
+			have[pos] = ore_scrub_pg(sc, s, pos, m)[j];
+		col = ore_layout_pos_col(l, si->row, pos);
+		if (!have[pos]) {
+			if (nfail == 2 || !l->parity) {
+				nfail = 3;
+				break;
+			}
+			have[pos] = ore_own_page(ios);
+			if (!have[pos])
+				return -ENOMEM;
+			fail[nfail++] = col;
+		}
+		ptrs[col] = page_address(have[pos]);
+	}
+	if (nfail > (int)l->parity) {
+		pr_err("object 0x%llx: cannot rebuild the stripe at %llu: more components lost than the layout survives\n",
+		       ios->oc->oid, si->offset);
+		return -EIO;
+	}
+	if (nfail) {
+		err = ore_recover_pages(l, ptrs, PAGE_SIZE, fail[0], fail[1]);
+		if (err)
+			return err;
+	}
+	for (pos = 0; pos < l->group_width; pos++)
+		for (m = 0; m < l->mirrors_p1; m++) {
+			u32 comp = ore_layout_comp(l, si->group, pos, m);
+
+			if (!ore_scrub_unread(sc, s, pos, m) ||
+			    !ore_store_writable(ore_comp_store(ios->oc, comp)))
+				continue;
+			ore_scrub_pg(sc, s, pos, m)[j] = have[pos];
+			err = ore_scrub_rewrite(sc, s, pos, m, j, si);
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
+static int ore_scrub_rebuild(struct ore_scrub *sc)
+{
+	const struct ore_layout *l = sc->layout;
+	u64 s;
+	u32 j;
+	int err;
+
+	for (s = 0; s < sc->nstripes; s++) {
+		struct ore_striping_info si;
+
+		ore_calc_stripe_info(l, sc->offset + s * l->stripe_length, &si);
+		for (j = 0; j < sc->ppu; j++) {
+			err = ore_scrub_rebuild_row(sc, s, j, &si);
+			if (err)
+				return err;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
 static int ore_scrub_run(struct ore_scrub *sc)
 {
 	struct page *p;
@@ -273,6 +399,12 @@ static int ore_scrub_run(struct ore_scrub *sc)
 
 	if (sc->read_only)
 		return ore_scrub_read(sc);
+	if (sc->rebuild) {
+		err = ore_scrub_read(sc);
+		if (!err)
+			err = ore_scrub_rebuild(sc);
+		goto write;
+	}
 	for (i = 0; i < sc->layout->parity; i++) {
 		p = ore_own_page(sc->ios);
 		if (!p)
@@ -282,6 +414,7 @@ static int ore_scrub_run(struct ore_scrub *sc)
 	err = ore_scrub_read(sc);
 	if (!err)
 		err = ore_scrub_compare(sc);
+write:
 	if (!err && sc->wbatch) {
 		ore_batch_run_sync(sc->wbatch);
 		if (sc->wbatch->failed)
@@ -316,7 +449,10 @@ static int ore_scrub_stripes(struct ore_scrub *sc, struct ore_components *oc,
 	sc->ios->nr_pages = min_t(u64, npages, UINT_MAX);
 	sc->ios->private = private;
 	sc->pages = kvcalloc(npages, sizeof(*sc->pages), GFP_NOIO);
-	err = sc->pages ? ore_scrub_run(sc) : -ENOMEM;
+	if (sc->rebuild)
+		sc->unread = bitmap_zalloc(npages / sc->ppu, GFP_NOIO);
+	err = sc->pages && (sc->unread || !sc->rebuild) ? ore_scrub_run(sc) :
+							   -ENOMEM;
 	if (err == -EIO) {
 		ore_check_io(sc->ios, on_dev_error);
 		pr_err("object 0x%llx: %s of %llu bytes at %llu failed (component %d at %llu)\n",
@@ -324,6 +460,7 @@ static int ore_scrub_stripes(struct ore_scrub *sc, struct ore_components *oc,
 		       sc->ios->failed_offset);
 	}
 	ore_batch_free(sc->wbatch);
+	bitmap_free(sc->unread);
 	kvfree(sc->pages);
 	ore_put_io_state(sc->ios);
 	return err;
@@ -414,3 +551,42 @@ int ore_restamp(const struct ore_layout *layout, struct ore_components *oc,
 	return ore_scrub_stripes(&sc, oc, length, NULL, NULL, "restamp");
 }
 EXPORT_SYMBOL_GPL(ore_restamp);
+
+/**
+ * ore_rebuild() - rewrite whole stripes on the rebuilding stores
+ * @layout: the object's layout, verified by ore_verify_layout(); it must
+ *	have parity or mirrors
+ * @oc: the object's components
+ * @offset: logical offset, a multiple of the stripe length
+ * @length: bytes, a multiple of the stripe length (memory as for
+ *	ore_scrub(), in pages of ORE's own)
+ * @on_dev_error: called for each component that failed (as for
+ *	ore_check_io()), or NULL; ios->private is @private there
+ * @private: for @on_dev_error
+ *
+ * Every component that can be read is read, all at once; each position
+ * with no copy read is recovered from a mirror copy or from the parity;
+ * the components not read that are on stores being rebuilt
+ * (%ORE_STORE_REBUILDING above their recovery offset) are written, all at
+ * once. Synchronous; process context. The caller keeps writes of these
+ * stripes out while it runs.
+ *
+ * Return: 0; -EINVAL for a bad range or a layout without redundancy; -EIO
+ * when a read failed or more components are lost than the layout survives
+ * (nothing written then), or when a write of a rebuilding store failed;
+ * -ENOMEM.
+ */
+int ore_rebuild(const struct ore_layout *layout, struct ore_components *oc,
+		u64 offset, u64 length, ore_on_dev_error_fn on_dev_error,
+		void *private)
+{
+	struct ore_scrub sc = {
+		.layout = layout,
+		.offset = offset,
+		.rebuild = true,
+	};
+
+	return ore_scrub_stripes(&sc, oc, length, on_dev_error, private,
+				 "rebuild");
+}
+EXPORT_SYMBOL_GPL(ore_rebuild);

@@ -212,7 +212,7 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 						   su), &rows);
 		oreblk_recover_lock(arr, rc, div64_u64(loff, U), rows);
 		idx = srcu_read_lock(&arr->store_srcu);
-		err = ore_rebuild(l, &arr->oc, loff, rows * U, rc->pages,
+		err = ore_rebuild(l, &arr->oc, loff, rows * U,
 				  oreblk_recover_dev_error, arr);
 		srcu_read_unlock(&arr->store_srcu, idx);
 		oreblk_unlock_stripes(&arr->locks, &rc->piece);
@@ -653,9 +653,7 @@ oreblk_recovery_alloc(struct oreblk_array *arr, enum oreblk_sync_action action)
 	rc->max_rows = max_t(u64, 1, div64_u64(action == OREBLK_SYNC_RECOVER ?
 					       OREBLK_RECOVER_STEP :
 					       OREBLK_SCRUB_STEP, U));
-	if (action == OREBLK_SYNC_RECOVER)
-		rc->nr_pages = rc->max_rows * U >> PAGE_SHIFT;
-	else if (action == OREBLK_SYNC_REPLACE)	/* one column of the rows */
+	if (action == OREBLK_SYNC_REPLACE)	/* one column of the rows */
 		rc->nr_pages = rc->max_rows * arr->layout.stripe_unit >>
 			       PAGE_SHIFT;
 	rc->pages = kcalloc(rc->nr_pages, sizeof(*rc->pages), GFP_KERNEL);

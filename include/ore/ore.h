@@ -333,8 +333,8 @@ typedef void (*ore_on_dev_error_fn)(struct ore_io_state *ios, u32 comp,
 				    int error);
 int ore_check_io(struct ore_io_state *ios, ore_on_dev_error_fn on_dev_error);
 int ore_rebuild(const struct ore_layout *layout, struct ore_components *oc,
-		u64 offset, u64 length, struct page **pages,
-		ore_on_dev_error_fn on_dev_error, void *private);
+		u64 offset, u64 length, ore_on_dev_error_fn on_dev_error,
+		void *private);
 /* ore_scrub() flags */
 #define ORE_SCRUB_REPAIR	(1u << 0)	/* rewrite what disagrees */
 #define ORE_SCRUB_RESTAMP	(1u << 1)	/* checksums from the data read */
