@@ -339,12 +339,60 @@ static int oreblk_recover_thread(struct oreblk_array *arr,
 }
 
 /*
+ * Rebuild what fails its checksum in the @len bytes of stripes at @loff
+ * (held) from the redundancy, and rewrite it in place (through the
+ * replacement store: on both devices). A scrub repair reads every
+ * component, parity included; it cannot run on a degraded array, where a
+ * read of the stripes through the engine heals what it reads (the data).
+ */
+static int oreblk_replace_heal(struct oreblk_array *arr,
+			       struct oreblk_recovery *rc, u64 loff, u64 len)
+{
+	unsigned int i, n = len >> PAGE_SHIFT;
+	struct ore_io_state *ios;
+	struct page **pages;
+	int err, ioerr;
+
+	err = ore_scrub(&arr->layout, &arr->oc, loff, len, ORE_SCRUB_REPAIR,
+			&rc->mismatches, oreblk_recover_dev_error, arr);
+	if (err != -ENODEV)
+		return err;
+	pages = kvcalloc(n, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i]) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	err = ore_get_rw_state(&arr->layout, &arr->oc, true, loff, len, &ios);
+	if (err)
+		goto out;
+	ios->pages = pages;
+	ios->nr_pages = n;
+	ios->private = arr;
+	ios->rewrite_bad = true;	/* the stripes are held */
+	err = ore_read(ios);
+	ioerr = ore_check_io(ios, oreblk_recover_dev_error);
+	ore_put_io_state(ios);
+	err = err ?: ioerr;
+out:
+	for (i = 0; i < n && pages[i]; i++)
+		__free_page(pages[i]);
+	kvfree(pages);
+	return err;
+}
+
+/*
  * One step of a replace: copy @len bytes of the member's data range at
  * @off (the rows of the stripes locked from @loff on) from the old device
  * to the new one. Blocks that fail their checksum on the old device are
- * rebuilt from the redundancy first, in place (on both devices, through
- * the replacement store). A read error of the old device fails the member,
- * as it would fail any I/O.
+ * rebuilt from the redundancy first (oreblk_replace_heal()); if they
+ * cannot be, the replace is given up (a block that fails its checksum is
+ * never copied: the new device would take it as right). A read error of
+ * the old device fails the member, as it would fail any I/O.
  */
 static int oreblk_replace_step(struct oreblk_array *arr,
 			       struct oreblk_recovery *rc, u64 loff, u64 rows,
@@ -357,19 +405,22 @@ static int oreblk_replace_step(struct oreblk_array *arr,
 	err = ore_store_io_sync(rc->old_store, oid, off, len, rc->pages, false,
 				false);
 	if (err == -EBADMSG) {
-		err = ore_scrub(l, &arr->oc, loff, rows * l->stripe_length,
-				ORE_SCRUB_REPAIR, &rc->mismatches,
-				oreblk_recover_dev_error, arr);
+		err = oreblk_replace_heal(arr, rc, loff,
+					  rows * l->stripe_length);
 		if (!err)
 			err = ore_store_io_sync(rc->old_store, oid, off, len,
 						rc->pages, false, false);
-	}
-	if (err) {
+		if (err) {
+			pr_err("oreblk%d: replace of member %u: %llu bytes at data offset %llu on %s fail their checksum and cannot be rebuilt: %d\n",
+			       arr->index, rc->member, len, off,
+			       rc->old_store->name, err);
+			return err;
+		}
+	} else if (err) {
 		pr_err("oreblk%d: replace of member %u: %llu bytes at data offset %llu unreadable on %s: %d\n",
 		       arr->index, rc->member, len, off, rc->old_store->name,
 		       err);
-		if (err != -EBADMSG)
-			oreblk_member_failed(arr, rc->member, off, err);
+		oreblk_member_failed(arr, rc->member, off, err);
 		return err;
 	}
 	err = ore_store_io_sync(rc->new_store, oid, off, len, rc->pages, true,

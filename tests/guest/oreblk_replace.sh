@@ -13,8 +13,9 @@
 # which proves the copy. The faulty member is removed (its device is
 # closed) and the replaced device added in its place.
 # A replace stopped half way (sync_action idle) leaves the old member in
-# place and closes the new device; a RAID6 replace is followed by the loss
-# of two other members. Refusals: a member out of service, a device that
+# place and closes the new device; a RAID6 replace on a degraded array
+# heals a rotten data block of the old member on the way and is followed
+# by the loss of a second member. Refusals: a member out of service, a device that
 # is a member, a replace while a sync runs, a remove of a member in
 # service.
 #
@@ -22,7 +23,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/oreblk_lib.sh
 
-ktap_plan 46
+ktap_plan 49
 
 A=/dev/oreblk0
 SYS=/sys/block/oreblk0/ore
@@ -140,13 +141,20 @@ check "raid5: a check finds no mismatch" sh -c \
 	"echo 0 > $SYS/sync_speed_max && oreblk check $A --wait | grep -q 'mismatch_cnt 0$'"
 check "raid5: stop" oreblk stop $A
 
-# --- RAID6: replace, then lose two other members
+# --- RAID6, degraded: a rotten data block on the member being replaced is
+# rebuilt from the rest on the way (a read through the engine: a scrub
+# cannot run degraded), then two other members are lost
 check "raid6: create over 5 members" \
 	oreblk create $A --force --raid 6 --chunk 64K -n 5 /dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde
 fail_fast
 check "raid6: fio writes region A" ob_fio $A 0 20M
-check "raid6: replace member 3 by /dev/vdf, waiting" oreblk replace $A 3 --with /dev/vdf --wait
-check "raid6: fail members 0 and 4" sh -c "oreblk fail $A 0 && oreblk fail $A 4"
+check "raid6: fail member 4 (degraded)" oreblk fail $A 4
+# block 0 of member 0 is data (row 0: P and Q on members 3 and 4)
+check "raid6: block 0 of member 0 rots on the device" ob_corrupt /dev/vda 0
+check "raid6: replace member 0 by /dev/vdf, waiting" oreblk replace $A 0 --with /dev/vdf --wait
+check "raid6: the rotten block was rebuilt on the way" \
+	sh -c "[ \$(cut -d' ' -f1 $SYS/checksum_repairs) -ge 1 ]"
+check "raid6: fail member 1 too (two out)" oreblk fail $A 1
 check "raid6: region A reads back through the copied member" ob_fio_verify $A 0 20M
 check "raid6: stop" oreblk stop $A
 check "modules unload, no store or I/O state leaked" sh -c \
