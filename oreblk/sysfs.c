@@ -9,7 +9,14 @@
  *   events               events counter of the superblocks in service
  *   degraded             members out of service (0: not degraded)
  *   members              one line per member: "INDEX STATE ERRORS PATH"
- *                        (STATE: active, faulty, missing, rebuilding)
+ *                        (STATE: active, faulty, missing, rebuilding,
+ *                        replacing; a replacing member's line ends with
+ *                        the new device's path)
+ *   recovery_start       one line per member: "INDEX SECTORS": below
+ *                        SECTORS of its data range a rebuilding member
+ *                        (and the new device of a replacing one) is
+ *                        valid; "INDEX none" for the others (md's
+ *                        per-device recovery_start)
  *   sync_action          (rw) what the sync thread does: "idle",
  *                        "recover", "resync", "check", "repair"; write
  *                        "check", "repair" or "resync" to start one,
@@ -170,6 +177,39 @@ static ssize_t sync_action_store(struct device *dev,
 	return err ? err : count;
 }
 static DEVICE_ATTR_RW(sync_action);
+
+static ssize_t recovery_start_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct oreblk_array *arr = oreblk_dev_array(dev);
+	struct oreblk_recovery *rc;
+	int len = 0, idx;
+	u32 i;
+
+	mutex_lock(&arr->sync_mutex);
+	idx = srcu_read_lock(&arr->store_srcu);
+	rc = arr->recovery;
+	for (i = 0; i < arr->nr_members; i++) {
+		const struct oreblk_member *m = &arr->members[i];
+		const struct ore_store *store = READ_ONCE(m->store);
+
+		if (test_bit(OREBLK_M_REBUILDING, &m->flags))
+			len += sysfs_emit_at(buf, len, "%u %llu\n", i,
+					     READ_ONCE(store->recovery_offset) >>
+					     SECTOR_SHIFT);
+		else if (test_bit(OREBLK_M_REPLACING, &m->flags) && rc &&
+			 rc->member == i)
+			len += sysfs_emit_at(buf, len, "%u %llu\n", i,
+					     READ_ONCE(arr->sync_done) >>
+					     SECTOR_SHIFT);
+		else
+			len += sysfs_emit_at(buf, len, "%u none\n", i);
+	}
+	srcu_read_unlock(&arr->store_srcu, idx);
+	mutex_unlock(&arr->sync_mutex);
+	return len;
+}
+static DEVICE_ATTR_RO(recovery_start);
 
 static ssize_t sync_completed_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
@@ -389,6 +429,7 @@ static struct attribute *oreblk_attrs[] = {
 	&dev_attr_members.attr,
 	&dev_attr_sync_action.attr,
 	&dev_attr_sync_completed.attr,
+	&dev_attr_recovery_start.attr,
 	&dev_attr_sync_speed.attr,
 	&dev_attr_sync_speed_min.attr,
 	&dev_attr_sync_speed_max.attr,

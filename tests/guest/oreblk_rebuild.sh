@@ -56,10 +56,12 @@ verify_ab() { ob_fio_verify $A 0 20M && fio_b_verify; }
 verify_degraded() { [ "$(ob_sys 0 degraded)" -ge 1 ] && verify_ab; }
 member_in_sync() {
 	grep -q "^$1 active 0 $2" $SYS/members && [ "$(ob_sys 0 degraded)" = 0 ] &&
+		grep -q "^$1 none\$" $SYS/recovery_start &&
 		[ "$(ob_sys 0 sync_completed)" = none ]
 }
 recovering() {
-	[ "$(ob_sys 0 sync_action)" = recover ] && grep -q "^$1 rebuilding" $SYS/members
+	[ "$(ob_sys 0 sync_action)" = recover ] && grep -q "^$1 rebuilding" $SYS/members &&
+		grep -q "^$1 [0-9][0-9]*\$" $SYS/recovery_start
 }
 # wait_idle: until sync_action says idle (at most 10 minutes)
 wait_idle() { ob_wait_idle 0 600; }

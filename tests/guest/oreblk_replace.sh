@@ -68,6 +68,7 @@ not_excl() { ! excl "$1"; }
 replacing() {
 	[ "$(ob_sys 0 sync_action)" = recover ] &&
 		grep -q "^$1 replacing [0-9]* $2 $3\$" $SYS/members &&
+		grep -q "^$1 [0-9][0-9]*\$" $SYS/recovery_start &&
 		[ "$(ob_sys 0 degraded)" = 0 ]
 }
 # until the copy has done SECTORS sectors (at most 60 s)
