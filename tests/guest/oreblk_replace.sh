@@ -15,7 +15,10 @@
 # A replace stopped half way (sync_action idle) leaves the old member in
 # place and closes the new device; a RAID6 replace on a degraded array
 # heals a rotten data block of the old member on the way and is followed
-# by the loss of a second member. Refusals: a member out of service, a device that
+# by the loss of a second member. I/O errors: the new device failing
+# gives the replace up (the old member stays), the old device failing
+# fails the member (degraded, the replace given up, the new device closed,
+# then added). Refusals: a member out of service, a device that
 # is a member, a replace while a sync runs, a remove of a member in
 # service.
 #
@@ -23,7 +26,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/oreblk_lib.sh
 
-ktap_plan 49
+ktap_plan 64
 
 A=/dev/oreblk0
 SYS=/sys/block/oreblk0/ore
@@ -141,6 +144,46 @@ check "raid5: A and B read back" verify_ab
 check "raid5: a check finds no mismatch" sh -c \
 	"echo 0 > $SYS/sync_speed_max && oreblk check $A --wait | grep -q 'mismatch_cnt 0$'"
 check "raid5: stop" oreblk stop $A
+
+# --- I/O errors during a replace (dm-linear devices switched to dm-error)
+dm() { hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"; }
+SECTORS=$(blockdev --getsz /dev/vdd)
+to_error() { dm suspend --nolockfs "$1" && dm load "$1" --table "0 $SECTORS error" && dm resume "$1"; }
+mk_dm() {
+	oreblk wipe /dev/vdd /dev/vdf >/dev/null 2>&1
+	dm create ob3 --table "0 $SECTORS linear /dev/vdd 0" &&
+		dm create obn --table "0 $SECTORS linear /dev/vdf 0"
+}
+gave_up_new() {
+	wait_idle && grep -q '^1 active 0 /dev/vdb$' $SYS/members &&
+		[ "$(ob_sys 0 degraded)" = 0 ] &&
+		dmesg | grep -q 'replace of member 1 (/dev/vdb) by /dev/mapper/obn failed at data offset [0-9]*: -[0-9]*; the old device stays the member'
+}
+gave_up_old() {
+	wait_idle && grep -q '^3 faulty' $SYS/members && [ "$(ob_sys 0 degraded)" = 1 ] &&
+		dmesg | grep -q 'replace of member 3 (/dev/mapper/ob3) by /dev/vde failed at data offset [0-9]*: -[0-9]*; the member is faulty'
+}
+check "errors: dm-linear ob3 over vdd and obn over vdf" mk_dm
+check "errors: raid5 over vda vdb vdc ob3" \
+	oreblk create $A --force --raid 5 --chunk 64K -n 4 /dev/vda /dev/vdb /dev/vdc /dev/mapper/ob3
+fail_fast
+check "errors: fio writes region A" ob_fio $A 0 20M
+echo 4096 > $SYS/sync_speed_max
+check "errors: replace member 1 by obn (4 MiB/s)" oreblk replace $A 1 --with /dev/mapper/obn
+check "errors: the copy passes 4 MiB" copied 8192
+to_error obn
+check "errors: the new device fails: the replace is given up, vdb stays member 1" gave_up_new
+check "errors: region A reads back" ob_fio_verify $A 0 20M
+check "errors: replace member 3 (ob3) by vde (4 MiB/s)" oreblk replace $A 3 --with /dev/vde
+check "errors: the copy passes 4 MiB" copied 8192
+to_error ob3
+check "errors: the old device fails: member 3 faulty, the replace given up" gave_up_old
+check "errors: the new device is closed" excl /dev/vde
+check "errors: region A reads back (degraded)" ob_fio_verify $A 0 20M
+check "errors: add vde in member 3's place" oreblk add $A /dev/vde --wait
+check "errors: region A reads back" ob_fio_verify $A 0 20M
+rm_dm() { oreblk stop $A && dm remove ob3 && dm remove obn; }
+check "errors: stop, remove the dm devices" rm_dm
 
 # --- RAID6, degraded: a rotten data block on the member being replaced is
 # rebuilt from the rest on the way (a read through the engine: a scrub
