@@ -412,14 +412,13 @@ static int oreblk_replace_step(struct oreblk_array *arr,
 						rc->pages, false, false);
 		if (err) {
 			pr_err("oreblk%d: replace of member %u: %llu bytes at data offset %llu on %s fail their checksum and cannot be rebuilt: %d\n",
-			       arr->index, rc->member, len, off,
-			       rc->old_store->name, err);
+			       arr->index, rc->member, len, off, rc->old_path,
+			       err);
 			return err;
 		}
 	} else if (err) {
 		pr_err("oreblk%d: replace of member %u: %llu bytes at data offset %llu unreadable on %s: %d\n",
-		       arr->index, rc->member, len, off, rc->old_store->name,
-		       err);
+		       arr->index, rc->member, len, off, rc->old_path, err);
 		oreblk_member_failed(arr, rc->member, off, err);
 		return err;
 	}
