@@ -213,10 +213,20 @@ guest_end_report() {
 	echo "@@ORE@@ DMESG-END"
 	echo "@@ORE@@ END"
 	echo 1 > /proc/sys/kernel/sysrq
+	guest_drain_console
 }
 guest_crash() {
 	diag "$ORE_N results, $ORE_NFAIL failed; crashing the guest now"
 	guest_end_report
 	echo b > /proc/sysrq-trigger
 	sleep 10
+}
+# guest_drain_console: wait until the console has sent what was written to
+# it (stty sets the same mode again with TCSADRAIN), so that a reset does
+# not cut the end markers off; the UART's FIFO gets a moment more.
+guest_drain_console() {
+	local mode
+	mode=$(stty -F /dev/console -g 2>/dev/null) &&
+		stty -F /dev/console "$mode" 2>/dev/null
+	sleep 0.2
 }

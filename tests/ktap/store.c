@@ -16,6 +16,9 @@
 #include <linux/blkdev.h>
 #include <linux/file.h>
 #include <linux/statfs.h>
+#include <linux/crc32c.h>
+#include <linux/xxhash.h>
+#include <ore/pure.h>
 
 #include "ore_test.h"
 
@@ -1074,6 +1077,182 @@ static void ot_file_statfs(struct ot_ctx *ctx)
 }
 
 /* The last case: every store released, no backing file left open. */
+/* ------------------------------------------------------------------
+ * Data checksums of a block store (ore_bdev_store_enable_csum()).
+ */
+
+static void ot_sync_end(struct ore_store_io *sio)
+{
+	complete(sio->private);
+}
+
+/* A read of @len bytes at @off with &ore_store_io.restamp. */
+static int ot_restamp_read(struct ot_ctx *ctx, struct ore_store *s, u64 off,
+			   void *buf, u32 len)
+{
+	struct completion done;
+	struct ore_store_io sio = { };
+	struct bio_vec *bvec;
+	unsigned int n;
+
+	n = ot_make_bvecs(ctx, buf, len, PAGE_SIZE, &bvec);
+	if (!n)
+		return -ENOMEM;
+	init_completion(&done);
+	sio.store = s;
+	sio.offset = off;
+	sio.len = len;
+	sio.bvec = bvec;
+	sio.nr_bvec = n;
+	sio.restamp = true;
+	sio.end_io = ot_sync_end;
+	sio.private = &done;
+	INIT_LIST_HEAD(&sio.queue);
+	s->ops->submit(&sio);
+	wait_for_completion(&done);
+	kvfree(bvec);
+	return sio.error;
+}
+
+/* The entry a block of 4096 bytes at @p gets (include/ore/pure.h). */
+static u32 ot_csum_entry(u32 type, const void *p)
+{
+	if (type == ORE_CSUM_XXH64)
+		return ore_csum_value((u32)xxh64(p, ORE_CSUM_BLOCK, 0));
+	return ore_csum_value(crc32c(~0U, p, ORE_CSUM_BLOCK));
+}
+
+/*
+ * 64 blocks of data at (8 + 4 * type) MiB of the device, their entries
+ * right after: a block never written reads unverified; written data reads
+ * back and its entries on the device are the checksums of the blocks;
+ * one block overwritten behind the store fails with -EBADMSG (its
+ * neighbours read), until a restamp read takes it as right; a write
+ * stamps it again.
+ */
+static void ot_bdev_csum(struct ot_ctx *ctx)
+{
+	const u32 type = ctx->arg, size = 64 * ORE_CSUM_BLOCK;
+	const u64 start = (8ULL + 4 * type) << 20, cstart = start + size;
+	struct ore_store *whole, *s;
+	u8 *data, *buf, *junk;
+	__le32 *entries;
+	int err;
+	u32 b;
+
+	whole = ot_bdev_open(ctx, 0, 0, 0, NULL);
+	s = ot_bdev_open(ctx, 0, start, size, NULL);
+	data = vmalloc(size);
+	buf = vmalloc(size);
+	junk = vmalloc(PAGE_SIZE);
+	entries = vzalloc(PAGE_SIZE);
+	if (!whole || !s || !OT_EXPECT(ctx, data && buf && junk && entries,
+				       "no memory"))
+		goto out;
+	OT_EXPECT_EQ(ctx, ore_csum_bytes(size), PAGE_SIZE);
+	/* the region zeroed, as oreblk create zeroes it */
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, whole, 0, cstart, entries,
+				      PAGE_SIZE, true, true, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ore_bdev_store_enable_csum(s, cstart, type), 0);
+
+	/* every entry 0: nothing verified */
+	ot_fill(ctx, data, size);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, whole, 0, start, data, size, true,
+				      true, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, 0, 0, buf, size, false, false,
+				      PAGE_SIZE), 0);
+
+	/* written through the store: read back, entries on the device */
+	ot_fill(ctx, data, size);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, 0, 0, data, size, true, false,
+				      PAGE_SIZE), 0);
+	err = ot_store_rw(ctx, s, 0, 0, buf, size, false, false, PAGE_SIZE);
+	OT_EXPECT(ctx, !err && !memcmp(buf, data, size), "read back: %d", err);
+	OT_EXPECT_EQ(ctx, s->ops->flush(s, 0), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, whole, 0, cstart, entries,
+				      PAGE_SIZE, false, false, PAGE_SIZE), 0);
+	for (b = 0; b < 64; b++)
+		if (!OT_EXPECT(ctx, le32_to_cpu(entries[b]) ==
+			       ot_csum_entry(type, data + b * ORE_CSUM_BLOCK),
+			       "entry %u: 0x%08x on the device, 0x%08x computed",
+			       b, le32_to_cpu(entries[b]),
+			       ot_csum_entry(type, data + b * ORE_CSUM_BLOCK)))
+			break;
+	OT_EXPECT_EQ(ctx, le32_to_cpu(entries[64]), 0);
+
+	/* block 2 overwritten behind the store */
+	ot_fill(ctx, junk, PAGE_SIZE);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, whole, 0, start + 2 * PAGE_SIZE,
+				      junk, PAGE_SIZE, true, true, PAGE_SIZE),
+		     0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, 0, 0, buf, size, false, false,
+				      PAGE_SIZE), -EBADMSG);
+	OT_EXPECT(ctx, !memcmp(buf + 2 * PAGE_SIZE, junk, PAGE_SIZE),
+		  "the data read is in the buffer");
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, 0, PAGE_SIZE, buf, PAGE_SIZE,
+				      false, false, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, 0, 3 * PAGE_SIZE, buf,
+				      PAGE_SIZE, false, false, PAGE_SIZE), 0);
+	/* a restamp read takes it as right */
+	OT_EXPECT_EQ(ctx, ot_restamp_read(ctx, s, 2 * PAGE_SIZE, buf,
+					  PAGE_SIZE), 0);
+	err = ot_store_rw(ctx, s, 0, 2 * PAGE_SIZE, buf, PAGE_SIZE, false,
+			  false, PAGE_SIZE);
+	OT_EXPECT(ctx, !err && !memcmp(buf, junk, PAGE_SIZE),
+		  "after the restamp: %d", err);
+	/* overwritten again, then a write through the store: stamped anew */
+	ot_fill(ctx, junk, PAGE_SIZE);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, whole, 0, start + 2 * PAGE_SIZE,
+				      junk, PAGE_SIZE, true, true, PAGE_SIZE),
+		     0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, 0, 2 * PAGE_SIZE, buf,
+				      PAGE_SIZE, false, false, PAGE_SIZE),
+		     -EBADMSG);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, 0, 2 * PAGE_SIZE,
+				      data + 2 * PAGE_SIZE, PAGE_SIZE, true,
+				      false, PAGE_SIZE), 0);
+	err = ot_store_rw(ctx, s, 0, 0, buf, size, false, false, PAGE_SIZE);
+	OT_EXPECT(ctx, !err && !memcmp(buf, data, size), "rewritten: %d", err);
+	OT_EXPECT_EQ(ctx, s->ops->flush(s, 0), 0);
+out:
+	vfree(entries);
+	vfree(junk);
+	vfree(buf);
+	vfree(data);
+	ore_store_put(s);
+	ore_store_put(whole);
+}
+
+/* Checksum regions that do not fit, types that do not exist, file stores. */
+static void ot_bdev_csum_errors(struct ot_ctx *ctx)
+{
+	const u64 start = 20 << 20, size = 64 * ORE_CSUM_BLOCK;
+	struct ore_store *s = ot_bdev_open(ctx, 0, start, size, NULL);
+
+	if (!s)
+		return;
+	OT_EXPECT_EQ(ctx, ore_bdev_store_enable_csum(s, start + size, 7),
+		     -EINVAL);
+	OT_EXPECT_EQ(ctx, ore_bdev_store_enable_csum(s, start + size + 512,
+						     ORE_CSUM_CRC32C), -EINVAL);
+	/* over the data */
+	OT_EXPECT_EQ(ctx, ore_bdev_store_enable_csum(s, start, ORE_CSUM_XXH64),
+		     -EINVAL);
+	OT_EXPECT_EQ(ctx, ore_bdev_store_enable_csum(s, start + size - PAGE_SIZE,
+						     ORE_CSUM_XXH64), -EINVAL);
+	/* beyond the device */
+	OT_EXPECT_EQ(ctx, ore_bdev_store_enable_csum(s, U64_MAX & PAGE_MASK,
+						     ORE_CSUM_XXH64), -EINVAL);
+	if (ctx->nr_fstores)
+		OT_EXPECT_EQ(ctx, ore_bdev_store_enable_csum(ctx->fstores[0],
+							     0, ORE_CSUM_XXH64),
+			     -EINVAL);
+	/* right before the data: fits */
+	OT_EXPECT_EQ(ctx, ore_bdev_store_enable_csum(s, start - PAGE_SIZE,
+						     ORE_CSUM_XXH64), 0);
+	ore_store_put(s);
+}
+
 static void ot_no_leaks(struct ot_ctx *ctx)
 {
 	while (ctx->nr_fstores)
@@ -1107,6 +1286,9 @@ const struct ot_case ot_store_cases[] = {
 	{ "bdev_range", ot_bdev_range },
 	{ "bdev_exclusive", ot_bdev_exclusive },
 	{ "bdev_open_file_caller_keeps_claim", ot_bdev_open_file },
+	{ "bdev_csum_crc32c", ot_bdev_csum, ORE_CSUM_CRC32C },
+	{ "bdev_csum_xxh64", ot_bdev_csum, ORE_CSUM_XXH64 },
+	{ "bdev_csum_errors", ot_bdev_csum_errors },
 };
 
 const unsigned int ot_nr_store_cases = ARRAY_SIZE(ot_store_cases);
