@@ -1084,7 +1084,8 @@ static int cmd_detail(int argc, char **argv)
 
 		fmt_uuid(m->uuid, u);
 		printf("    %6u   %-8s  %6u  %-16s  %s\n", i,
-		       m->state < 3 ? states[m->state] : "?", m->errors,
+		       m->state < sizeof(states) / sizeof(states[0]) ?
+		       states[m->state] : "?", m->errors,
 		       m->path[0] ? m->path : "-", u);
 	}
 	free(cd);

@@ -14,14 +14,16 @@
  * kernel sends no uevent when a member fails. Events, as mdadm names them:
  *   NewArray          an array appeared (after the first pass)
  *   DeviceDisappeared an array went away (stopped)
- *   Fail              a member went from active to faulty or missing
+ *   Fail              a member went from active (or replacing) to faulty
+ *                     or missing
  *   DegradedArray     the array has members out of service (at the first
  *                     pass, with --oneshot, or when it becomes degraded)
  *   SpareActive       a member came back to active (no such path in the
  *                     kernel yet: re-add/rebuild do not exist)
  *   RebuildStarted, RebuildFinished
- *                     a member in any other state ("rebuilding") and
- *                     back to active; not produced by today's kernel
+ *                     a member from faulty or missing to another state
+ *                     ("rebuilding"), or from active to "replacing"; and
+ *                     back to active
  *   TestMessage       --test, once per array at start
  * Each is a line "EVENT /dev/oreblkN [MEMBER]" on stdout (unless --syslog
  * or --program take it), a syslog(3) message with --syslog (LOG_DAEMON,
@@ -496,9 +498,11 @@ static void mon_compare(struct mon_array *old, struct mon_array *now,
 		}
 		if (!strcmp(was, is))
 			continue;
-		if (!strcmp(was, "active") &&
+		if ((!strcmp(was, "active") || !strcmp(was, "replacing")) &&
 		    (!strcmp(is, "faulty") || !strcmp(is, "missing")))
 			mon_event("Fail", dev, member);
+		else if (!strcmp(was, "active") && !strcmp(is, "replacing"))
+			mon_event("RebuildStarted", dev, member);
 		else if (!strcmp(is, "active") &&
 			 (!strcmp(was, "faulty") || !strcmp(was, "missing")))
 			mon_event("SpareActive", dev, member);
