@@ -1111,6 +1111,11 @@ static long parse_member(const char *arg)
 		}
 		member = le32toh(sb.member_index);
 	}
+	if (member < 0 || member >= OREBLK_MAX_MEMBERS) {
+		err_msg("%s: not a member index (0..%d)", arg,
+			OREBLK_MAX_MEMBERS - 1);
+		return -1;
+	}
 	return member;
 }
 
