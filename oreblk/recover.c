@@ -91,6 +91,25 @@ static void oreblk_recover_lock(struct oreblk_array *arr,
 	}
 }
 
+/*
+ * Lock the stripes that hold the member's next rows from @rc->done (at most
+ * @rc->max_rows, within the data range); returns their logical offset,
+ * the rows in *@rows.
+ */
+static u64 oreblk_member_rows_lock(struct oreblk_array *arr,
+				   struct oreblk_recovery *rc, u64 *rows)
+{
+	const struct ore_layout *l = &arr->layout;
+	u64 loff;
+
+	loff = ore_layout_comp_stripes(l, rc->member, rc->done,
+				       min(rc->max_rows,
+					   div64_u64(arr->data_size - rc->done,
+						     l->stripe_unit)), rows);
+	oreblk_recover_lock(arr, rc, div64_u64(loff, l->stripe_length), *rows);
+	return loff;
+}
+
 static void oreblk_recover_dev_error(struct ore_io_state *ios, u32 comp,
 				     struct ore_store *store, u64 offset,
 				     int error)
@@ -206,11 +225,7 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 			return -EINTR;
 		if (ore_store_failed(store))
 			return -EIO;
-		loff = ore_layout_comp_stripes(l, rc->member, rc->done,
-					       min(rc->max_rows,
-						   (arr->data_size - rc->done) /
-						   su), &rows);
-		oreblk_recover_lock(arr, rc, div64_u64(loff, U), rows);
+		loff = oreblk_member_rows_lock(arr, rc, &rows);
 		idx = srcu_read_lock(&arr->store_srcu);
 		err = ore_rebuild(l, &arr->oc, loff, rows * U,
 				  oreblk_recover_dev_error, arr);
@@ -436,7 +451,7 @@ static int oreblk_replace_run(struct oreblk_array *arr,
 {
 	const struct ore_layout *l = &arr->layout;
 	struct ore_store *rs = arr->members[rc->member].store;
-	u64 U = l->stripe_length, su = l->stripe_unit, rows, loff;
+	u64 su = l->stripe_unit, rows, loff;
 	struct oreblk_pace pace;
 	int err, idx;
 
@@ -449,11 +464,7 @@ static int oreblk_replace_run(struct oreblk_array *arr,
 		err = ore_replace_store_error(rs);
 		if (err)
 			return err;
-		loff = ore_layout_comp_stripes(l, rc->member, rc->done,
-					       min(rc->max_rows,
-						   (arr->data_size - rc->done) /
-						   su), &rows);
-		oreblk_recover_lock(arr, rc, div64_u64(loff, U), rows);
+		loff = oreblk_member_rows_lock(arr, rc, &rows);
 		idx = srcu_read_lock(&arr->store_srcu);
 		err = oreblk_replace_step(arr, rc, loff, rows, rc->done,
 					  rows * su);

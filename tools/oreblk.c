@@ -1184,13 +1184,37 @@ static int wait_idle(int index)
 }
 
 /*
+ * --wait of add and replace: wait until /dev/oreblkN's sync thread is idle.
+ * Returns 1 when member @member is then in service on @path, 0 when not,
+ * -1 when the array cannot be read.
+ */
+static int wait_member(int index, uint32_t member, const char *path)
+{
+	struct oreblk_ctl_detail *cd;
+	int in;
+
+	if (wait_idle(index)) {
+		err_msg("/dev/oreblk%d: cannot read its sync_action", index);
+		return -1;
+	}
+	cd = calloc(1, sizeof(*cd));
+	if (!cd || get_detail(index, cd)) {
+		free(cd);
+		return -1;
+	}
+	in = cd->members[member].state == OREBLK_MEMBER_ACTIVE &&
+	     !strcmp(cd->members[member].path, path);
+	free(cd);
+	return in;
+}
+
+/*
  * oreblk add DEV NEWMEMBER [--wait]: NEWMEMBER takes the place of the first
  * member out of service and is rebuilt in the background; --wait blocks
  * until the rebuild is over and fails unless the member is then active.
  */
 static int cmd_add(int argc, char **argv)
 {
-	struct oreblk_ctl_detail *cd;
 	struct oreblk_ctl_add ca;
 	int fd, index, rc, wait = 0;
 
@@ -1224,17 +1248,9 @@ static int cmd_add(int argc, char **argv)
 	       argv[3], ca.member, index);
 	if (!wait)
 		return 0;
-	if (wait_idle(index)) {
-		err_msg("/dev/oreblk%d: cannot read its sync_action", index);
+	rc = wait_member(index, ca.member, argv[3]);
+	if (rc < 0)
 		return 1;
-	}
-	cd = calloc(1, sizeof(*cd));
-	if (!cd || get_detail(index, cd)) {
-		free(cd);
-		return 1;
-	}
-	rc = cd->members[ca.member].state == OREBLK_MEMBER_ACTIVE;
-	free(cd);
 	if (!rc) {
 		err_msg("/dev/oreblk%d: the rebuild of member %u failed (see the kernel log)",
 			index, ca.member);
@@ -1253,7 +1269,6 @@ static int cmd_add(int argc, char **argv)
 static int cmd_replace(int argc, char **argv)
 {
 	struct oreblk_ctl_replace cr;
-	struct oreblk_ctl_detail *cd;
 	int fd, index, rc, wait = 0;
 	long member;
 
@@ -1290,18 +1305,9 @@ static int cmd_replace(int argc, char **argv)
 	       member, index, argv[5]);
 	if (!wait)
 		return 0;
-	if (wait_idle(index)) {
-		err_msg("/dev/oreblk%d: cannot read its sync_action", index);
+	rc = wait_member(index, member, argv[5]);
+	if (rc < 0)
 		return 1;
-	}
-	cd = calloc(1, sizeof(*cd));
-	if (!cd || get_detail(index, cd)) {
-		free(cd);
-		return 1;
-	}
-	rc = cd->members[member].state == OREBLK_MEMBER_ACTIVE &&
-	     !strcmp(cd->members[member].path, argv[5]);
-	free(cd);
 	if (!rc) {
 		err_msg("/dev/oreblk%d: the replace of member %ld failed (see the kernel log)",
 			index, member);

@@ -9,6 +9,13 @@
 #   ob_fio DEV OFF SIZE [ARGS]    fio random writes of 4k..192k, iodepth 16,
 #                                 direct, crc32c-verified, in [OFF, OFF+SIZE)
 #   ob_fio_verify DEV OFF SIZE    verify what ob_fio wrote there (same seed)
+#   ob_fio_b_bg DEV               in the background: fio random writes of
+#                                 4k..192k at 3 MB/s in [20M, 40M) of DEV,
+#                                 crc32c-verified (region B of the rebuild
+#                                 and replace tests)
+#   ob_fio_b_wait DESC            wait for it: one result, ok when every
+#                                 write was acknowledged and verified
+#   ob_fio_b_verify DEV           verify region B again (same seed)
 #   expect_fail DESC PATTERN CMD  ok when CMD fails and says PATTERN
 #   ob_sys N ATTR                 cat /sys/block/oreblkN/ore/ATTR
 #   ob_wait_idle N SECS           until oreblkN's sync_action is idle (0.2 s
@@ -74,6 +81,35 @@ ob_fio() {
 
 ob_fio_verify() {
 	ob_fio "$@" --verify_only
+}
+
+ob_fio_b() {
+	local dev=$1
+	shift
+	hostrun fio --name=rb --filename="$dev" --ioengine=libaio --direct=1 \
+		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=20M \
+		--size=20M --verify=crc32c --verify_fatal=1 --randseed=77 "$@"
+}
+
+ob_fio_b_bg() {
+	ob_fio_b "$1" --rate=3m > /tmp/ob_fio_b.out 2>&1 &
+	OB_FIO_B_PID=$!
+}
+
+ob_fio_b_wait() {
+	wait $OB_FIO_B_PID
+	local rc=$?
+	if [ $rc -eq 0 ] && grep -q 'err= 0' /tmp/ob_fio_b.out; then
+		ok "$1"
+	else
+		not_ok "$1" "fio exited $rc"
+		tail -n 20 /tmp/ob_fio_b.out | sed 's/^/#   /'
+	fi
+}
+
+ob_fio_b_verify() {
+	ob_fio_b "$1" --verify_only > /tmp/ob_fio_bv.out 2>&1 ||
+		{ tail -n 20 /tmp/ob_fio_bv.out; return 1; }
 }
 
 expect_fail() {

@@ -28,31 +28,7 @@ ob_load || ktap_done
 # fio over region A ([0, 20M)) or B ([20M, 40M)); B is rate limited so the
 # rebuild runs under it.
 fio_a() { ob_fio $A 0 20M "$@"; }
-fio_b_bg() {
-	hostrun fio --name=rb --filename=$A --ioengine=libaio --direct=1 \
-		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=20M \
-		--size=20M --rate=3m --verify=crc32c --verify_fatal=1 \
-		--randseed=77 > /tmp/ob_fio_b.out 2>&1 &
-	FIO_PID=$!
-}
-fio_b_verify() {
-	hostrun fio --name=rb --filename=$A --ioengine=libaio --direct=1 \
-		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=20M \
-		--size=20M --verify=crc32c --verify_fatal=1 --randseed=77 \
-		--verify_only > /tmp/ob_fio_bv.out 2>&1 ||
-		{ tail -n 20 /tmp/ob_fio_bv.out; return 1; }
-}
-fio_b_wait() {
-	wait $FIO_PID
-	local rc=$?
-	if [ $rc -eq 0 ] && grep -q 'err= 0' /tmp/ob_fio_b.out; then
-		ok "$1"
-	else
-		not_ok "$1" "fio exited $rc"
-		tail -n 20 /tmp/ob_fio_b.out | sed 's/^/#   /'
-	fi
-}
-verify_ab() { ob_fio_verify $A 0 20M && fio_b_verify; }
+verify_ab() { ob_fio_verify $A 0 20M && ob_fio_b_verify $A; }
 verify_degraded() { [ "$(ob_sys 0 degraded)" -ge 1 ] && verify_ab; }
 member_in_sync() {
 	grep -q "^$1 active 0 $2" $SYS/members && [ "$(ob_sys 0 degraded)" = 0 ] &&
@@ -75,11 +51,11 @@ one() {
 	check "$name: fio writes region A" fio_a
 	check "$name: fail member $fail" oreblk fail $A $fail
 	check "$name: the spare is wiped" oreblk wipe $spare
-	fio_b_bg
+	ob_fio_b_bg $A
 	sleep 1
 	check "$name: add $spare while fio writes region B" oreblk add $A $spare
 	check "$name: recovery runs (sync_action recover, member rebuilding)" recovering $fail
-	fio_b_wait "$name: every write of region B during the rebuild acknowledged and verified"
+	ob_fio_b_wait "$name: every write of region B during the rebuild acknowledged and verified"
 	check "$name: recovery finishes" wait_idle
 	check "$name: member $fail active, array not degraded" member_in_sync $fail $spare
 	check "$name: the kernel log says the member is in sync" sh -c \

@@ -37,31 +37,7 @@ if [ "$ORE_DISKS" -lt 6 ] || ! have_host fio || ! have_host mkfs.ext4; then
 fi
 ob_load || ktap_done
 
-fio_b_bg() {
-	hostrun fio --name=rb --filename=$A --ioengine=libaio --direct=1 \
-		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=20M \
-		--size=20M --rate=3m --verify=crc32c --verify_fatal=1 \
-		--randseed=77 > /tmp/ob_fio_b.out 2>&1 &
-	FIO_PID=$!
-}
-fio_b_verify() {
-	hostrun fio --name=rb --filename=$A --ioengine=libaio --direct=1 \
-		--iodepth=16 --rw=randwrite --bsrange=4k-192k --offset=20M \
-		--size=20M --verify=crc32c --verify_fatal=1 --randseed=77 \
-		--verify_only > /tmp/ob_fio_bv.out 2>&1 ||
-		{ tail -n 20 /tmp/ob_fio_bv.out; return 1; }
-}
-fio_b_wait() {
-	wait $FIO_PID
-	local rc=$?
-	if [ $rc -eq 0 ] && grep -q 'err= 0' /tmp/ob_fio_b.out; then
-		ok "$1"
-	else
-		not_ok "$1" "fio exited $rc"
-		tail -n 20 /tmp/ob_fio_b.out | sed 's/^/#   /'
-	fi
-}
-verify_ab() { ob_fio_verify $A 0 20M && fio_b_verify; }
+verify_ab() { ob_fio_verify $A 0 20M && ob_fio_b_verify $A; }
 wait_idle() { ob_wait_idle 0 600; }
 # excl DEV: an exclusive open of DEV works (nobody holds it): mkfs.ext4
 # refuses a device in use
@@ -94,7 +70,7 @@ fail_fast
 check "raid5: fio writes region A" ob_fio $A 0 20M
 check "raid5: one block of member 1 rots on the device" ob_corrupt /dev/vdb 3
 check "raid5: sync_speed_max 8192 KiB/s" sh -c "echo 8192 > $SYS/sync_speed_max"
-fio_b_bg
+ob_fio_b_bg $A
 sleep 1
 check "raid5: replace member 1 by /dev/vde while fio writes region B" \
 	oreblk replace $A 1 --with /dev/vde
@@ -104,7 +80,7 @@ expect_fail "raid5: a second replace is refused while the copy runs" "running al
 	oreblk replace $A 2 --with /dev/vdf
 expect_fail "raid5: a check is refused while the copy runs" "busy" \
 	sh -c "echo check > $SYS/sync_action"
-fio_b_wait "raid5: every write of region B during the copy acknowledged and verified"
+ob_fio_b_wait "raid5: every write of region B during the copy acknowledged and verified"
 check "raid5: the copy finishes" wait_idle
 check "raid5: /dev/vde is member 1, active, array not degraded" sh -c \
 	"grep -q '^1 active 0 /dev/vde\$' $SYS/members && [ \$(cat $SYS/degraded) = 0 ]"
