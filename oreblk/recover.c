@@ -794,6 +794,24 @@ void oreblk_sync_close(struct oreblk_array *arr)
 	mutex_unlock(&arr->sync_mutex);
 }
 
+/*
+ * For add and replace: refuse (-EBUSY, @msg says why) while the sync
+ * thread runs, else free the run before. Under sync_mutex.
+ */
+static int oreblk_sync_idle(struct oreblk_array *arr, char *msg)
+{
+	enum oreblk_sync_action now = READ_ONCE(arr->sync_action);
+
+	lockdep_assert_held(&arr->sync_mutex);
+	if (now != OREBLK_SYNC_IDLE) {
+		oreblk_msg(msg, "oreblk%d: a %s is running already",
+			   arr->index, oreblk_sync_action_name(now));
+		return -EBUSY;
+	}
+	oreblk_recovery_stop(arr);	/* the one before, over */
+	return 0;
+}
+
 /* Open a new device for @arr: read-write, exclusive, large enough. */
 static struct file *oreblk_open_new(struct oreblk_array *arr,
 				    const char *path, char *msg)
@@ -875,14 +893,9 @@ int oreblk_add_member(struct oreblk_array *arr, struct oreblk_ctl_add *ca)
 		return -EINVAL;
 	}
 	mutex_lock(&arr->sync_mutex);
-	if (READ_ONCE(arr->sync_action) != OREBLK_SYNC_IDLE) {
-		oreblk_msg(msg, "oreblk%d: a %s is running already",
-			   arr->index,
-			   oreblk_sync_action_name(READ_ONCE(arr->sync_action)));
-		err = -EBUSY;
+	err = oreblk_sync_idle(arr, msg);
+	if (err)
 		goto out_sync;
-	}
-	oreblk_recovery_stop(arr);	/* the one before, over */
 	file = oreblk_open_new(arr, ca->path, msg);
 	if (IS_ERR(file)) {
 		err = PTR_ERR(file);
@@ -999,14 +1012,9 @@ int oreblk_replace_member(struct oreblk_array *arr,
 		return -EINVAL;
 	}
 	mutex_lock(&arr->sync_mutex);
-	if (READ_ONCE(arr->sync_action) != OREBLK_SYNC_IDLE) {
-		oreblk_msg(msg, "oreblk%d: a %s is running already",
-			   arr->index,
-			   oreblk_sync_action_name(READ_ONCE(arr->sync_action)));
-		err = -EBUSY;
+	err = oreblk_sync_idle(arr, msg);
+	if (err)
 		goto out_sync;
-	}
-	oreblk_recovery_stop(arr);	/* the one before, over */
 	rc = oreblk_recovery_alloc(arr, OREBLK_SYNC_REPLACE);
 	if (!rc) {
 		oreblk_msg(msg, "no memory");
