@@ -24,10 +24,6 @@ M=$EXOFS_MNT
 NOTE=$(disk 4)
 SUPER=$(printf '%x' 0x10000)
 
-dm() {
-	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
-}
-
 SYNC=fsync
 [ "$STAGE" -ge 3 ] && SYNC=syncfs
 

@@ -217,3 +217,38 @@ tree_compare() {
 	}
 }
 
+# exofs_sysdir: /sys/fs/exofs/<uuid> of the (one) mounted exofs
+exofs_sysdir() { echo /sys/fs/exofs/*; }
+# exofs_store_state I: the state of store I (sysfs stores: ok, failed, ...)
+exofs_store_state() { sed -n "s/^$1 \([a-z]*\) .*/\1/p" "$(exofs_sysdir)/stores"; }
+# exofs_rebuild_line: sysfs rebuild ("running store 1 objects ...")
+exofs_rebuild_line() { cat "$(exofs_sysdir)/rebuild"; }
+
+# exofs_wait_state STORE STATE [SECONDS]: until store STORE is in STATE
+# (default at most 120 s; the stores file on failure)
+exofs_wait_state() {
+	local n=0
+	while [ "$(exofs_store_state "$1")" != "$2" ]; do
+		n=$((n + 1))
+		[ $n -lt $((${3:-120} * 5)) ] || { cat "$(exofs_sysdir)/stores"; return 1; }
+		sleep 0.2
+	done
+}
+
+# exofs_wait_rebuilt: until the rebuild says done (at most 300 s); fails
+# when it says anything but running meanwhile. One read of the line per
+# round: it may change between two.
+exofs_wait_rebuilt() {
+	local n=0 line
+	while :; do
+		line=$(exofs_rebuild_line)
+		case "$line" in
+		"done "*) return 0 ;;
+		"running "*) ;;
+		*) echo "$line"; return 1 ;;
+		esac
+		n=$((n + 1))
+		[ $n -lt 1500 ] || { echo "$line"; return 1; }
+		sleep 0.2
+	done
+}

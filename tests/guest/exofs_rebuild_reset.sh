@@ -24,10 +24,6 @@ NFILES=120
 
 ktap_plan $([ "$ORE_STAGE" = 1 ] && echo 12 || echo 14)
 
-dm() {
-	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
-}
-
 exofs_load || ktap_done
 if [ "$ORE_DISKS" -lt 5 ] || ! have_host dmsetup; then
 	diag "needs 5 disks and the host's dmsetup"
@@ -39,17 +35,6 @@ mk_dm() {
 	local i
 	for i in "$@"; do
 		dm create efs$i --table "0 $SECTORS linear $(disk $i) 0" || return 1
-	done
-}
-sysdir() { echo /sys/fs/exofs/*; }
-store_state() { sed -n "s/^$1 \([a-z]*\) .*/\1/p" "$(sysdir)/stores"; }
-rebuild_line() { cat "$(sysdir)/rebuild"; }
-wait_state() {	# wait_state STORE STATE SECONDS
-	local n=0
-	while [ "$(store_state "$1")" != "$2" ]; do
-		n=$((n + 1))
-		[ $n -lt $(($3 * 5)) ] || { cat "$(sysdir)/stores"; return 1; }
-		sleep 0.2
 	done
 }
 flen() { echo $(( ($1 % 5 + 1) * 40960 + $1 * 97 )); }
@@ -89,25 +74,25 @@ if [ "$ORE_STAGE" = 1 ]; then
 	check "mkfs.exofs --raid 5" exofs_mkfs --raid 5
 	check "mount" exofs_mount
 	fail_fast
-	uuid=$(basename "$(sysdir)")
+	uuid=$(basename "$(exofs_sysdir)")
 	check "$NFILES files with known content written" mkfiles
 	dm suspend --nolockfs efs1 && dm load efs1 --table "0 $SECTORS error" &&
 		dm resume efs1
 	check "store 1 fails at the next write" sh -c \
 		"fsop write $M/trigger 0 262144 7 && fsop fsync $M/trigger; \
-		 n=0; while ! grep -q '^1 failed ' $(sysdir)/stores; do \
+		 n=0; while ! grep -q '^1 failed ' $(exofs_sysdir)/stores; do \
 			n=\$((n + 1)); [ \$n -lt 300 ] || exit 1; sleep 0.2; done"
 	check "mkfs.exofs --replace 1 --uuid $uuid /stores/r" \
 		mkfs.exofs --replace 1 --uuid "$uuid" /stores/r
-	echo 256 > "$(sysdir)/rebuild_speed_max"
-	check "replace store 1 online (256 KiB/s)" sh -c "echo '1 /stores/r' > $(sysdir)/replace"
-	check "store 1 rebuilding" wait_state 1 rebuilding 5
+	echo 256 > "$(exofs_sysdir)/rebuild_speed_max"
+	check "replace store 1 online (256 KiB/s)" sh -c "echo '1 /stores/r' > $(exofs_sysdir)/replace"
+	check "store 1 rebuilding" exofs_wait_state 1 rebuilding 5
 	# two checkpoints (5 s apart) behind it, the rebuild still running
 	past_checkpoints() {
 		local n=0 s
 		while :; do
-			s=$(rebuild_line | sed -n 's/^running .* seconds \([0-9]*\) .*/\1/p')
-			[ -n "$s" ] || { rebuild_line; return 1; }
+			s=$(exofs_rebuild_line | sed -n 's/^running .* seconds \([0-9]*\) .*/\1/p')
+			[ -n "$s" ] || { exofs_rebuild_line; return 1; }
 			[ "$s" -ge 11 ] && return 0
 			n=$((n + 1))
 			[ $n -lt 150 ] || return 1
@@ -115,8 +100,8 @@ if [ "$ORE_STAGE" = 1 ]; then
 		done
 	}
 	check "the rebuild runs past two checkpoints" past_checkpoints
-	diag "$(rebuild_line)"
-	check "still running: the reset comes in the middle" grep -q '^running ' "$(sysdir)/rebuild"
+	diag "$(exofs_rebuild_line)"
+	check "still running: the reset comes in the middle" grep -q '^running ' "$(exofs_sysdir)/rebuild"
 	guest_crash
 fi
 
@@ -141,24 +126,10 @@ else
 	not_ok "the rebuild goes on from its checkpoint" "from '$from'"
 	dmesg | tail -n +$((mark + 1)) | tail -n 10 | sed 's/^/#   /'
 fi
-echo 0 > "$(sysdir)/rebuild_speed_max"
-wait_rebuilt() {
-	local n=0 line
-	while :; do
-		line=$(rebuild_line)
-		case "$line" in
-		"done "*) return 0 ;;
-		"running "*) ;;
-		*) echo "$line"; return 1 ;;
-		esac
-		n=$((n + 1))
-		[ $n -lt 1500 ] || { echo "$line"; return 1; }
-		sleep 0.2
-	done
-}
-check "the rebuild finishes" wait_rebuilt
-diag "$(rebuild_line)"
-check "store 1 in service" wait_state 1 ok 5
+echo 0 > "$(exofs_sysdir)/rebuild_speed_max"
+check "the rebuild finishes" exofs_wait_rebuilt
+diag "$(exofs_rebuild_line)"
+check "store 1 in service" exofs_wait_state 1 ok 5
 check "every file reads back" verify_files
 check "umount" exofs_umount
 check "fsck.exofs clean" exofs_fsck

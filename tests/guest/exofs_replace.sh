@@ -29,10 +29,6 @@ LOG=/tmp/acked
 
 ktap_plan 62
 
-dm() {
-	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
-}
-
 exofs_load || ktap_done
 if [ "$ORE_DISKS" -lt 5 ] || ! have_host dmsetup; then
 	diag "needs 5 disks and the host's dmsetup"
@@ -49,9 +45,6 @@ mk_dm() {
 check "dm-linear devices over disks 0-3" mk_dm
 fail_fast
 
-sysdir() { echo /sys/fs/exofs/*; }
-store_state() { sed -n "s/^$1 \([a-z]*\) .*/\1/p" "$(sysdir)/stores"; }
-rebuild_line() { cat "$(sysdir)/rebuild"; }
 
 # stores_up: ext4 on efs0-3 and disk 4, mounted at /stores/s0-3 and /stores/r
 stores_up() {
@@ -99,38 +92,16 @@ verify_all() {
 	done
 }
 
-wait_state() {	# wait_state STORE STATE [SECONDS]
-	local n=0
-	while [ "$(store_state "$1")" != "$2" ]; do
-		n=$((n + 1))
-		[ $n -lt $((${3:-120} * 5)) ] || { cat "$(sysdir)/stores"; return 1; }
-		sleep 0.2
-	done
-}
 
-wait_rebuilt() {	# one read of the line per round: it may change between two
-	local n=0 line
-	while :; do
-		line=$(rebuild_line)
-		case "$line" in
-		"done "*) return 0 ;;
-		"running "*) ;;
-		*) echo "$line"; return 1 ;;
-		esac
-		n=$((n + 1))
-		[ $n -lt 1500 ] || { echo "$line"; return 1; }
-		sleep 0.2
-	done
-}
 
-rebuilt_bytes() { rebuild_line | sed -n 's/.* bytes \([0-9]*\) .*/\1/p'; }
+rebuilt_bytes() { exofs_rebuild_line | sed -n 's/.* bytes \([0-9]*\) .*/\1/p'; }
 wait_bytes() {	# wait_bytes N: until the rebuild wrote N bytes
 	local n=0
 	while [ "$(rebuilt_bytes)" -lt "$1" ]; do
-		rebuild_line | grep -q '^running ' ||
-			[ "$(rebuilt_bytes)" -ge "$1" ] || { rebuild_line; return 1; }
+		exofs_rebuild_line | grep -q '^running ' ||
+			[ "$(rebuilt_bytes)" -ge "$1" ] || { exofs_rebuild_line; return 1; }
 		n=$((n + 1))
-		[ $n -lt 1500 ] || { rebuild_line; return 1; }
+		[ $n -lt 1500 ] || { exofs_rebuild_line; return 1; }
 		sleep 0.2
 	done
 }
@@ -156,7 +127,7 @@ one() {
 	check "$name: mkfs.exofs --raid $lvl" exofs_mkfs --raid "$lvl"
 	check "$name: mount" exofs_mount
 	fail_fast
-	uuid=$(basename "$(sysdir)")
+	uuid=$(basename "$(exofs_sysdir)")
 	mkfiles() {
 		local i=0
 		while [ $i -lt 8 ]; do
@@ -177,18 +148,18 @@ one() {
 	sleep 2
 	dm suspend --nolockfs efs$F && dm load efs$F --table "0 $SECTORS error" &&
 		dm resume efs$F
-	check "$name: store $F fails under the writer" wait_state $F failed 120
+	check "$name: store $F fails under the writer" exofs_wait_state $F failed 120
 	check "$name: mkfs.exofs --replace $F --uuid $uuid /stores/r" \
 		mkfs.exofs --replace $F --uuid "$uuid" /stores/r
-	echo 4096 > "$(sysdir)/rebuild_speed_max"
-	check "$name: replace store $F online" sh -c "echo '$F /stores/r' > $(sysdir)/replace"
-	check "$name: store $F rebuilding" wait_state $F rebuilding 5
+	echo 4096 > "$(exofs_sysdir)/rebuild_speed_max"
+	check "$name: replace store $F online" sh -c "echo '$F /stores/r' > $(exofs_sysdir)/replace"
+	check "$name: store $F rebuilding" exofs_wait_state $F rebuilding 5
 	check "$name: 8 MiB rebuilt while the writer runs" wait_bytes 8388608
-	diag "$(rebuild_line)"
+	diag "$(exofs_rebuild_line)"
 	EXOFS_STORES="/stores/s0 /stores/r /stores/s2 /stores/s3"
 	if [ "$resume" = 1 ]; then
 		# slower: the rest takes > 10 s, the unmount comes before
-		echo 1024 > "$(sysdir)/rebuild_speed_max"
+		echo 1024 > "$(exofs_sysdir)/rebuild_speed_max"
 		stop_writer
 		mark=$(dmesg_lines)
 		check "$name: umount in the middle of the rebuild" exofs_umount
@@ -196,21 +167,21 @@ one() {
 			"dmesg | tail -n +$((mark + 1)) | grep -q 'rebuild of store $F stopped at inode'"
 		mark=$(dmesg_lines)
 		check "$name: mount (no degraded option needed)" exofs_mount
-		check "$name: store $F still rebuilding" wait_state $F rebuilding 1
+		check "$name: store $F still rebuilding" exofs_wait_state $F rebuilding 1
 		from=$(dmesg | tail -n +$((mark + 1)) | sed -n "s/.*store $F .* is being rebuilt: going on from inode \([0-9]*\).*/\1/p")
 		if [ -n "$from" ] && [ "$from" -gt 0 ]; then
 			ok "$name: the rebuild goes on from inode $from, not 0"
 		else
 			not_ok "$name: the rebuild goes on from its checkpoint" "from '$from'"
 		fi
-		check "$name: store $F is rebuilt" wait_rebuilt
+		check "$name: store $F is rebuilt" exofs_wait_rebuilt
 	else
-		echo 0 > "$(sysdir)/rebuild_speed_max"
-		check "$name: store $F is rebuilt while the writer runs" wait_rebuilt
+		echo 0 > "$(exofs_sysdir)/rebuild_speed_max"
+		check "$name: store $F is rebuilt while the writer runs" exofs_wait_rebuilt
 		stop_writer
 	fi
-	diag "$(rebuild_line)"
-	check "$name: store $F in service" wait_state $F ok 5
+	diag "$(exofs_rebuild_line)"
+	check "$name: store $F in service" exofs_wait_state $F ok 5
 	check "$name: every acknowledged write reads back" verify_all
 	check "$name: umount" exofs_umount
 	check "$name: fsck.exofs clean" exofs_fsck
@@ -232,11 +203,11 @@ one() {
 	fail_fast
 }
 
-scrub_line() { cat "$(sysdir)/scrub"; }
+scrub_line() { cat "$(exofs_sysdir)/scrub"; }
 # scrub MODE: run a scrub, wait for its end, print its mismatches
 scrub() {
 	local n=0
-	echo "$1" > "$(sysdir)/scrub" || return 1
+	echo "$1" > "$(exofs_sysdir)/scrub" || return 1
 	while scrub_line | grep -q '^running '; do
 		n=$((n + 1))
 		[ $n -lt 1500 ] || return 1
@@ -282,7 +253,7 @@ one 6 1 0 3
 check "RAID0: ext4 stores" stores_up
 EXOFS_STORES="/stores/s0 /stores/s1 /stores/s2 /stores/s3"
 check "RAID0: mkfs.exofs, mount" sh -c "mkfs.exofs -q -f --raid 0 $EXOFS_STORES && mount -t exofs -o stores=$(stores_opt) none $M"
-if echo "1 /stores/r" > "$(sysdir)/replace" 2>/dev/null; then
+if echo "1 /stores/r" > "$(exofs_sysdir)/replace" 2>/dev/null; then
 	not_ok "RAID0: replace refused (no redundancy)"
 else
 	ok "RAID0: replace refused (no redundancy)"

@@ -174,6 +174,11 @@ hostrun() {
 	chroot "$ORE_HOST" "$@"
 }
 
+# dm ARGS...: the host's dmsetup, without udev (the guest runs none)
+dm() {
+	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
+}
+
 # have_host CMD: does the host have CMD?
 have_host() {
 	[ -n "$ORE_HOST" ] && chroot "$ORE_HOST" sh -c "command -v '$1'" >/dev/null 2>&1

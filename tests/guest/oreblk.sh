@@ -163,9 +163,6 @@ check "raid6: stop" oreblk stop $A
 # Two dm-linear halves of each of vda..vdd: 6 data columns, where RAID6
 # read-modify-write reads fewer pages than reconstruct-write (a 4 KiB
 # write: 3 against 5); over the 6 disks above it is a tie, which stays rcw.
-dm() {
-	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
-}
 H0=/dev/mapper/obh0 H1=/dev/mapper/obh1 H2=/dev/mapper/obh2 H3=/dev/mapper/obh3
 H4=/dev/mapper/obh4 H5=/dev/mapper/obh5 H6=/dev/mapper/obh6 H7=/dev/mapper/obh7
 half_devs() {

@@ -28,10 +28,6 @@ STRIPE=196608	# 3 data chunks of 64 KiB
 LEN=$((4 * STRIPE))	# four stripes: member 0 holds data in three of them
 DELAY=2000	# ms of dm-delay on members 1..3
 
-dm() {
-	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
-}
-
 # dm_table I TARGET...: load a new table for obmI and switch to it
 dm_table() {
 	local i=$1

@@ -23,10 +23,6 @@ if [ "$ORE_DISKS" -lt 6 ] || ! have_host fio || ! have_host dmsetup; then
 fi
 ob_load || ktap_done
 
-dm() {
-	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
-}
-
 SECTORS=$(blockdev --getsz /dev/vda)
 # dm_table I TARGET...: load a new table for obmI and switch to it
 dm_table() {

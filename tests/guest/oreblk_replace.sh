@@ -122,7 +122,6 @@ check "raid5: a check finds no mismatch" sh -c \
 check "raid5: stop" oreblk stop $A
 
 # --- I/O errors during a replace (dm-linear devices switched to dm-error)
-dm() { hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"; }
 SECTORS=$(blockdev --getsz /dev/vdd)
 to_error() { dm suspend --nolockfs "$1" && dm load "$1" --table "0 $SECTORS error" && dm resume "$1"; }
 mk_dm() {

@@ -40,9 +40,6 @@ POLICY=intent
 case " $ORE_ARGS " in *" resync "*) POLICY=resync ;; esac
 LAST=$ORE_STAGES
 
-dm() {
-	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
-}
 DISKS="vda vdb vdc vdd vde vdf vdg vdh vdi"
 mk_dm() {
 	local i=0 d sz

@@ -127,9 +127,6 @@ check "incremental: a device without a superblock is not an error" sh -c \
 	 oreblk incremental /tmp/zero.img && [ ! -e /sys/block/oreblk0 ]"
 
 # ---------------------------------------------------------------- scan
-dm() {
-	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
-}
 SECTORS=$(blockdev --getsz /dev/vda)
 mk_dm() {
 	local i=0 d
