@@ -272,6 +272,7 @@ static int exofs_read_folio_sync(struct inode *inode, struct folio *folio)
  *	stripe
  * @work: redirties the folios after -ENOSPC, in process context
  * @held: in &exofs_sb_info.held while a store failure is being recorded
+ * @intent: its regions in the intent record (exofs_intent_begin())
  * @err: the result of the write, while held
  * @pstripe: logical stripe numbers written only partially
  * @nr_pstripe: entries used in @pstripe
@@ -284,6 +285,7 @@ struct exofs_wb {
 	struct list_head node;
 	struct work_struct work;
 	struct list_head held;
+	struct exofs_intent_wait intent;
 	int err;
 	u64 pstripe[2];
 	unsigned int nr_pstripe;
@@ -389,6 +391,7 @@ static void exofs_wb_finish(struct exofs_wb *wb)
 {
 	unsigned int i;
 
+	exofs_intent_end(exofs_sb(wb->io.inode->i_sb), &wb->intent);
 	exofs_wb_put_slot(exofs_i(wb->io.inode), wb);
 	for (i = 0; i < wb->nr; i++)
 		folio_end_writeback(page_folio(wb->pages[i]));
@@ -532,7 +535,12 @@ static const struct ore_r4w_ops exofs_r4w_ops = {
 	.put_page = exofs_r4w_put_page,
 };
 
-/* Issue @wb (its folios under writeback); it completes asynchronously. */
+static void exofs_wb_issue(struct exofs_intent_wait *w, int err);
+
+/*
+ * Issue @wb (its folios under writeback); it completes asynchronously,
+ * after the intent record names its regions.
+ */
 static void exofs_wb_submit(struct exofs_wb *wb)
 {
 	struct inode *inode = wb->io.inode;
@@ -541,8 +549,6 @@ static void exofs_wb_submit(struct exofs_wb *wb)
 	u64 offset = page_offset(wb->pages[0]);
 	u64 len = (u64)wb->nr << PAGE_SHIFT;
 	u64 U = sbi->layout.stripe_length;
-	struct ore_io_state *ios;
-	int err;
 
 	if (sbi->layout.parity) {
 		struct ore_stripe_cut cut;
@@ -556,7 +562,27 @@ static void exofs_wb_submit(struct exofs_wb *wb)
 				div64_u64(cut.tail_off, U);
 	}
 	exofs_wb_get_slot(oi, wb);
+	wb->intent.fn = exofs_wb_issue;
+	if (!exofs_intent_begin(sbi, oi->oc.oid, offset, len, &wb->intent))
+		exofs_wb_issue(&wb->intent, 0);
+}
 
+/*
+ * Start @wb's ore_write(), once its regions are in the intent record
+ * (@err: the record could not be written; the write fails).
+ */
+static void exofs_wb_issue(struct exofs_intent_wait *w, int err)
+{
+	struct exofs_wb *wb = container_of(w, struct exofs_wb, intent);
+	struct inode *inode = wb->io.inode;
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	u64 offset = page_offset(wb->pages[0]);
+	u64 len = (u64)wb->nr << PAGE_SHIFT;
+	struct ore_io_state *ios;
+
+	if (err)
+		goto fail;
 	err = ore_get_rw_state(&sbi->layout, &oi->oc, false, offset, len,
 			       &ios);
 	if (err)
@@ -735,6 +761,32 @@ static int exofs_check_space(struct inode *inode)
 }
 
 /**
+ * exofs_truncate_object - ore_truncate() of @inode's object at @size
+ * @inode: the inode (i_rwsem held)
+ * @size: the new length
+ *
+ * Writeback is kept out, and the region of @size is in the intent record
+ * first: the truncate rewrites the stripe row that holds @size.
+ *
+ * Return: 0 or a negative errno.
+ */
+int exofs_truncate_object(struct inode *inode, loff_t size)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	struct exofs_intent_wait w;
+	int err;
+
+	exofs_wb_exclude(inode);
+	err = exofs_intent_begin_sync(sbi, oi->oc.oid, size, 1, &w);
+	if (!err)
+		err = ore_truncate(&sbi->layout, &oi->oc, size);
+	exofs_intent_end(sbi, &w);
+	exofs_wb_allow(inode);
+	return err;
+}
+
+/**
  * exofs_clean_tail - make sure no stored byte beyond @from shows up in a file
  * @inode: a regular file, i_rwsem held
  * @from: its size, about to grow (a write beyond it, or truncate up)
@@ -782,9 +834,7 @@ int exofs_clean_tail(struct inode *inode, loff_t from)
 		pr_warn_ratelimited("%s: inode %lu (object 0x%llx) holds data up to %llu, beyond its size %lld: cut at the size\n",
 				    inode->i_sb->s_id, inode->i_ino, oi->oc.oid,
 				    stored, from);
-		exofs_wb_exclude(inode);
-		err = ore_truncate(&sbi->layout, &oi->oc, from);
-		exofs_wb_allow(inode);
+		err = exofs_truncate_object(inode, from);
 		if (err) {
 			exofs_err(inode->i_sb, __func__, "cannot cut inode %lu at %lld: %d",
 				  inode->i_ino, from, err);

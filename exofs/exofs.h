@@ -237,6 +237,10 @@ struct exofs_retired {
  *	being rebuilt (exofs_dev_entry.rebuild_ino), under @sb_mutex
  * @retired: &struct exofs_retired of the stores replaced (under
  *	@fail_lock; freed at unmount)
+ * @intent_on: EXOFS_FEATURE_RO_COMPAT_INTENT (write-hole protection)
+ * @opt_force: the force option: mount although the intent record names
+ *	regions that cannot be repaired
+ * @intent: the intent record (intent.c), or NULL
  */
 struct exofs_sb_info {
 	struct super_block *sb;
@@ -280,6 +284,30 @@ struct exofs_sb_info {
 	unsigned int rebuild_speed_max;
 	u64 rebuild_ckpt;
 	struct list_head retired;
+	bool intent_on;
+	bool opt_force;
+	struct exofs_intent *intent;
+};
+
+/**
+ * struct exofs_intent_wait - a write waiting for its regions to be in the
+ *	intent record (exofs_intent_begin())
+ * @node: in the record's waiters
+ * @fn: called once they are on disk, or with the error of the record
+ *	write, from a workqueue
+ * @reg: the regions (struct exofs_intent_region, intent.c), for
+ *	exofs_intent_end()
+ * @need: the record version that holds them
+ * @done: exofs_intent_begin_sync() waits on it
+ * @err: exofs_intent_begin_sync()'s result
+ */
+struct exofs_intent_wait {
+	struct list_head node;
+	void (*fn)(struct exofs_intent_wait *w, int err);
+	struct exofs_intent_region *reg[2];
+	u64 need;
+	struct completion *done;
+	int err;
 };
 
 /* What an I/O's private pointer starts with, so errors can name the inode. */
@@ -405,6 +433,7 @@ void exofs_held_write_done(struct list_head *node, int error);
 void exofs_wb_exclude(struct inode *inode);
 void exofs_wb_allow(struct inode *inode);
 int exofs_clean_tail(struct inode *inode, loff_t from);
+int exofs_truncate_object(struct inode *inode, loff_t size);
 
 /* ialloc.c */
 int exofs_alloc_ino(struct super_block *sb, unsigned long *pino);
@@ -448,6 +477,19 @@ void exofs_rebuild_release(struct exofs_sb_info *sbi);
 ssize_t exofs_rebuild_show(struct exofs_sb_info *sbi, char *buf);
 int exofs_scrub_start(struct exofs_sb_info *sbi, bool repair);
 ssize_t exofs_scrub_show(struct exofs_sb_info *sbi, char *buf);
+u64 exofs_scrub_extent(struct exofs_sb_info *sbi, struct ore_components *oc);
+
+/* intent.c */
+int exofs_intent_mount(struct exofs_sb_info *sbi, bool force);
+int exofs_intent_start(struct exofs_sb_info *sbi);
+void exofs_intent_stop(struct exofs_sb_info *sbi);
+void exofs_intent_free(struct exofs_sb_info *sbi);
+bool exofs_intent_begin(struct exofs_sb_info *sbi, u64 oid, u64 offset,
+			u64 len, struct exofs_intent_wait *w);
+int exofs_intent_begin_sync(struct exofs_sb_info *sbi, u64 oid, u64 offset,
+			    u64 len, struct exofs_intent_wait *w);
+void exofs_intent_end(struct exofs_sb_info *sbi, struct exofs_intent_wait *w);
+ssize_t exofs_intent_show(struct exofs_sb_info *sbi, char *buf);
 
 /* sysfs.c */
 int exofs_sysfs_init(void);

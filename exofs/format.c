@@ -310,3 +310,63 @@ int exofs_inode_check(const struct exofs_inode *rec, u64 ino,
 	*why = exofs_rec_check(rec, ino);
 	return *why ? -EINVAL : 0;
 }
+
+u64 exofs_intent_region(u64 stripe)
+{
+	u64 n;
+
+	if (!stripe)
+		return 0;
+	n = (EXOFS_INTENT_REGION_MIN + stripe - 1) / stripe;
+	return n * stripe;
+}
+
+u32 exofs_intent_csum(const struct exofs_intent_hdr *hdr)
+{
+	u32 n = le32_to_cpu(hdr->ih_count);
+
+	return ~ore_crc32c_skip(~0U, hdr, sizeof(*hdr) +
+				(size_t)n * sizeof(struct exofs_intent_ent),
+				offsetof(struct exofs_intent_hdr, ih_csum),
+				sizeof(hdr->ih_csum));
+}
+
+int exofs_intent_check(const struct exofs_intent_hdr *hdr, u32 len,
+		       const u8 *uuid, u64 region, const char **why)
+{
+	u32 n;
+
+	if (len < sizeof(*hdr)) {
+		*why = "slot too short";
+		return -EINVAL;
+	}
+	if (exofs_all_zero(hdr, sizeof(*hdr)))
+		return 1;
+	if (le64_to_cpu(hdr->ih_magic) != EXOFS_INTENT_MAGIC) {
+		*why = "bad magic";
+		return -EINVAL;
+	}
+	if (memcmp(hdr->ih_uuid, uuid, EXOFS_UUID_SIZE)) {
+		*why = "another filesystem's record";
+		return -EINVAL;
+	}
+	n = le32_to_cpu(hdr->ih_count);
+	if (n > EXOFS_INTENT_MAX ||
+	    sizeof(*hdr) + (u64)n * sizeof(struct exofs_intent_ent) > len) {
+		*why = "too many entries";
+		return -EINVAL;
+	}
+	if (le32_to_cpu(hdr->ih_csum) != exofs_intent_csum(hdr)) {
+		*why = "bad checksum";
+		return -EINVAL;
+	}
+	if (le64_to_cpu(hdr->ih_region) != region) {
+		*why = "region size does not match the layout";
+		return -EINVAL;
+	}
+	if (hdr->ih_reserved[0] || hdr->ih_reserved[1]) {
+		*why = "reserved bytes not zero";
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -424,7 +424,6 @@ void exofs_evict_inode(struct inode *inode)
 /* Change the size of a regular file. */
 static int exofs_truncate(struct inode *inode, loff_t size)
 {
-	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
 	loff_t old = i_size_read(inode);
 	int err;
 
@@ -434,9 +433,7 @@ static int exofs_truncate(struct inode *inode, loff_t size)
 			return err;
 	}
 	truncate_setsize(inode, size);
-	exofs_wb_exclude(inode);
-	err = ore_truncate(&sbi->layout, &exofs_i(inode)->oc, size);
-	exofs_wb_allow(inode);
+	err = exofs_truncate_object(inode, size);
 	if (err)
 		clear_bit(EXOFS_I_TAIL_CLEAN, &exofs_i(inode)->state);
 	else if (size < old)

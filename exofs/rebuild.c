@@ -847,8 +847,7 @@ ssize_t exofs_rebuild_show(struct exofs_sb_info *sbi, char *buf)
  * Logical bytes of @oc's object to scrub: the end of the furthest stripe
  * any component holds a row of (what fsck.exofs checks, too).
  */
-static u64 exofs_scrub_extent(struct exofs_sb_info *sbi,
-			      struct ore_components *oc)
+u64 exofs_scrub_extent(struct exofs_sb_info *sbi, struct ore_components *oc)
 {
 	const struct ore_layout *l = &sbi->layout;
 	u64 bound = 0;

@@ -53,12 +53,14 @@ void exofs_mark_sb_dirty(struct exofs_sb_info *sbi)
  * struct exofs_fs_context - options of one mount or remount
  * @stores: the stores= string
  * @degraded: the degraded flag
+ * @force: the force flag
  * @layout: layout values given (raid=, stripe_unit=, ...), to check
  * @layout_set: which of @layout were given (bit = option number)
  */
 struct exofs_fs_context {
 	char *stores;
 	bool degraded;
+	bool force;
 	u32 layout[6];
 	unsigned int layout_set;
 };
@@ -66,7 +68,7 @@ struct exofs_fs_context {
 enum {
 	Opt_raid, Opt_stripe_unit, Opt_group_width, Opt_group_depth,
 	Opt_group_count, Opt_mirrors,	/* in exofs_fs_context.layout order */
-	Opt_stores, Opt_degraded,
+	Opt_stores, Opt_degraded, Opt_force,
 };
 
 /*
@@ -79,6 +81,10 @@ enum {
  *   degraded			mount even with failed stores (missing,
  *				corrupt, stale) the layout can lose; the
  *				mount is then read-only
+ *   force			mount although the intent record names
+ *				regions with writes in flight at a crash
+ *				that cannot be repaired (a store is not in
+ *				service): their parity may be stale
  *   raid=<0|4|5|6>		checks: must equal the superblock's
  *   stripe_unit=<bytes>	(these are shown in /proc/mounts, so a
  *   group_width=<n>		remount that repeats them works)
@@ -92,6 +98,7 @@ enum {
 static const struct fs_parameter_spec exofs_param_spec[] = {
 	fsparam_string("stores",	Opt_stores),
 	fsparam_flag("degraded",	Opt_degraded),
+	fsparam_flag("force",		Opt_force),
 	fsparam_u32("raid",		Opt_raid),
 	fsparam_u32("stripe_unit",	Opt_stripe_unit),
 	fsparam_u32("group_width",	Opt_group_width),
@@ -125,6 +132,9 @@ static int exofs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 		break;
 	case Opt_degraded:
 		ctx->degraded = true;
+		break;
+	case Opt_force:
+		ctx->force = true;
 		break;
 	default:
 		ctx->layout[opt] = result.uint_32;
@@ -188,6 +198,7 @@ static void exofs_unregister_mounted(struct exofs_sb_info *sbi)
 static void exofs_free_sbi(struct exofs_sb_info *sbi)
 {
 	exofs_unregister_mounted(sbi);
+	exofs_intent_free(sbi);
 	exofs_put_stores(sbi);
 	kfree(sbi->sb_buf);
 	kfree(sbi->opt_stores);
@@ -238,6 +249,7 @@ static struct exofs_sb_info *exofs_alloc_sbi(struct super_block *sb,
 	mutex_init(&sbi->rebuild_mutex);
 	INIT_LIST_HEAD(&sbi->retired);
 	sbi->opt_degraded = ctx->degraded;
+	sbi->opt_force = ctx->force;
 	sbi->opt_stores = kstrdup(ctx->stores, GFP_KERNEL);
 	sbi->sb_buf = kzalloc(EXOFS_SB_SIZE, GFP_KERNEL);
 	if (!sbi->opt_stores || !sbi->sb_buf) {
@@ -272,6 +284,9 @@ static int exofs_load_fsb(struct exofs_sb_info *sbi, struct fs_context *fc)
 		sb->s_flags |= SB_RDONLY;
 
 	sbi->lazy_comps = !(ro_compat & EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
+	/* nothing to protect without redundancy */
+	sbi->intent_on = (ro_compat & EXOFS_FEATURE_RO_COMPAT_INTENT) &&
+			 (sbi->layout.parity || sbi->layout.mirrors_p1 > 1);
 	sbi->max_ino = le64_to_cpu(fsb->s_max_ino);
 	sbi->next_ino = le64_to_cpu(fsb->s_next_ino);
 	sbi->used_inodes = le64_to_cpu(fsb->s_used_inodes);
@@ -397,6 +412,12 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 	err = exofs_setup_sb(sb);
 	if (err)
 		goto out_free;
+	/* regions torn by a crash are repaired before anything reads them */
+	err = exofs_intent_mount(sbi, ctx->force);
+	if (err) {
+		errorfc(fc, "the intent record: %d", err);
+		goto out_free;
+	}
 	err = exofs_open_tables(sbi);
 	if (err)
 		goto out_iput;
@@ -412,6 +433,9 @@ static int exofs_fill_super(struct super_block *sb, struct fs_context *fc)
 			errorfc(fc, "cannot write the superblocks: %d", err);
 			goto out_root;
 		}
+		err = exofs_intent_start(sbi);
+		if (err)
+			goto out_root;
 	}
 	err = exofs_sysfs_register(sbi);
 	if (err)
@@ -521,6 +545,7 @@ static void exofs_put_super(struct super_block *sb)
 		/* evict_inodes() may have freed inodes since the last sync */
 		exofs_sync_meta(sbi);
 		flush_work(&sbi->sb_work);
+		exofs_intent_stop(sbi);
 		exofs_write_supers(sbi, EXOFS_STATE_CLEAN, true);
 	}
 	iput(sbi->ibitmap);
@@ -610,12 +635,16 @@ static int exofs_reconfigure(struct fs_context *fc)
 		err = exofs_write_supers(sbi, EXOFS_STATE_DIRTY, true);
 		if (err)
 			return err;
+		err = exofs_intent_start(sbi);
+		if (err)
+			return err;
 		/* s_flags turn read-write as this returns */
 		exofs_rebuild_resume(sbi);
 	} else {
 		/* the store stays rebuilding, from its checkpoint */
 		exofs_rebuild_stop(sbi);
 		exofs_sync_meta(sbi);
+		exofs_intent_stop(sbi);
 		exofs_write_supers(sbi, EXOFS_STATE_CLEAN, true);
 	}
 	return 0;

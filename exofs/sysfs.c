@@ -189,6 +189,12 @@ static ssize_t exofs_scrub_attr_store(struct exofs_sb_info *sbi,
 	return err ? err : len;
 }
 
+static ssize_t exofs_intent_attr_show(struct exofs_sb_info *sbi,
+				      struct exofs_attr *a, char *buf)
+{
+	return exofs_intent_show(sbi, buf);
+}
+
 #define EXOFS_COUNTER(_name, _field)					\
 static struct exofs_attr exofs_attr_##_name = {				\
 	.attr = { .name = __stringify(_name), .mode = 0444 },		\
@@ -217,6 +223,7 @@ EXOFS_RO_ATTR(stores, exofs_stores_show);
 EXOFS_RO_ATTR(layout, exofs_layout_show);
 EXOFS_RO_ATTR(degraded, exofs_degraded_show);
 EXOFS_RO_ATTR(rebuild, exofs_rebuild_attr_show);
+EXOFS_RO_ATTR(intent, exofs_intent_attr_show);
 
 static struct exofs_attr exofs_attr_rebuild_speed_max = {
 	.attr = { .name = "rebuild_speed_max", .mode = 0644 },
@@ -254,6 +261,7 @@ static struct attribute *exofs_attrs[] = {
 	&exofs_attr_replace.attr,
 	&exofs_attr_rebuild_speed_max.attr,
 	&exofs_attr_scrub.attr,
+	&exofs_attr_intent.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(exofs);

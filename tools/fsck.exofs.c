@@ -203,6 +203,8 @@ struct fsck {
 	uint64_t used_inodes_sb;
 	uint32_t state;
 	int lazy_comps;		/* no EXOFS_FEATURE_RO_COMPAT_COMPONENTS */
+	int intent;		/* EXOFS_FEATURE_RO_COMPAT_INTENT */
+	uint8_t uuid[EXOFS_UUID_SIZE];
 	uint64_t n_valid_dirs;	/* valid directory records (pass 2's total) */
 	uint64_t n_files, n_dirs, n_symlinks, n_special, bytes;
 };
@@ -219,6 +221,76 @@ static int read_file(const char *path, void *buf, size_t len)
 	if (r < 0)
 		return -errno;
 	return (size_t)r == len ? 0 : -ENODATA;
+}
+
+/*
+ * The intent record of every store (EXOFS_INTENT_OID): both slots checked;
+ * the regions of the newest valid one are reported. Regions left by a
+ * crash are not errors: the next mount repairs their parity (until then
+ * the parity checks below may find them).
+ */
+static void check_intent(struct fsck *f)
+{
+	uint64_t region = exofs_intent_region(f->st.layout.stripe_length);
+	uint8_t *buf;
+	char path[4096];
+	uint32_t i, s;
+
+	if (!f->intent)
+		return;
+	buf = malloc(2 * EXOFS_INTENT_SLOT);
+	if (!buf) {
+		error("out of memory");
+		return;
+	}
+	for (i = 0; i < f->st.n; i++) {
+		const struct exofs_intent_hdr *best = NULL;
+		int fd;
+		ssize_t r;
+
+		if (!f->st.dirs[i])
+			continue;
+		ore_user_store_path(path, sizeof(path), f->st.dirs[i],
+				    EXOFS_INTENT_OID);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno != ENOENT)
+				error("store %u (%s): intent record %s: %s", i,
+				      f->st.dirs[i], path, strerror(errno));
+			else if (verbose)
+				info("store %u: no intent record yet (never mounted read-write)",
+				     i);
+			continue;
+		}
+		memset(buf, 0, 2 * EXOFS_INTENT_SLOT);
+		r = pread(fd, buf, 2 * EXOFS_INTENT_SLOT, 0);
+		close(fd);
+		if (r < 0) {
+			error("store %u (%s): intent record: %s", i,
+			      f->st.dirs[i], strerror(errno));
+			continue;
+		}
+		for (s = 0; s < 2; s++) {
+			const struct exofs_intent_hdr *h =
+				(void *)(buf + s * EXOFS_INTENT_SLOT);
+			const char *why;
+			int c = exofs_intent_check(h, EXOFS_INTENT_SLOT,
+						   f->uuid, region, &why);
+
+			if (c < 0)
+				warning("store %u (%s): intent record slot %u: %s",
+					i, f->st.dirs[i], s, why);
+			if (c)
+				continue;
+			if (!best || le64toh(h->ih_seq) > le64toh(best->ih_seq))
+				best = h;
+		}
+		if (best && best->ih_count)
+			info("store %u: intent record %llu names %u regions with writes in flight: the next mount repairs their parity",
+			     i, (unsigned long long)le64toh(best->ih_seq),
+			     le32toh(best->ih_count));
+	}
+	free(buf);
 }
 
 /* Superblocks: returns 0 when a reference superblock was found. */
@@ -350,6 +422,9 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	f->state = le32toh(ref->s_state);
 	f->lazy_comps = !(le32toh(ref->s_feature_ro_compat) &
 			  EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
+	f->intent = !!(le32toh(ref->s_feature_ro_compat) &
+		       EXOFS_FEATURE_RO_COMPAT_INTENT);
+	memcpy(f->uuid, ref->s_uuid, EXOFS_UUID_SIZE);
 	exofs_uuid_str(ref->s_uuid, u1);
 	info("filesystem %s: %u stores, raid%u su %u gw %u depth %u groups %u mirrors_p1 %u, event %llu, %s",
 	     u1, n, f->st.layout.raid_algorithm, f->st.layout.stripe_unit,
@@ -791,7 +866,7 @@ static void check_leaked_objects(struct fsck *f)
 			if (*end || end == de->d_name)
 				continue;
 			if (oid == EXOFS_SUPER_OID || oid == EXOFS_ITABLE_OID ||
-			    oid == EXOFS_IBITMAP_OID)
+			    oid == EXOFS_IBITMAP_OID || oid == EXOFS_INTENT_OID)
 				continue;
 			if (oid < EXOFS_INO_OID_BASE) {
 				warning("store %s: unknown object %s", dir,
@@ -883,7 +958,10 @@ int main(int argc, char **argv)
 	}
 	progress_dev = dirs[0] ? dirs[0] : "missing";
 	memset(&f, 0, sizeof(f));
-	if (check_superblocks(&f, dirs, n) || check_tables(&f))
+	if (check_superblocks(&f, dirs, n))
+		goto done;
+	check_intent(&f);
+	if (check_tables(&f))
 		goto done;
 
 	/* Walk the tree from the root. */

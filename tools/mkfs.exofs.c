@@ -38,7 +38,7 @@
 #define PROG	"mkfs.exofs"
 
 enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO, O_LAZY,
-       O_REPLACE };
+       O_REPLACE, O_POLICY };
 
 static void usage(FILE *f)
 {
@@ -67,6 +67,12 @@ static void usage(FILE *f)
 "  --lazy-components      make component objects by their first write, as\n"
 "                         images before the COMPONENTS feature (a missing\n"
 "                         component then reads as zeros: not recommended)\n"
+"  --consistency-policy intent|none\n"
+"                         intent (the default with parity or mirrors):\n"
+"                         the stores record the regions with writes in\n"
+"                         flight and a mount after a crash repairs their\n"
+"                         parity (the RAID5/6 write hole closed); none: no\n"
+"                         record, no repair\n"
 "  --replace INDEX        make a replacement store for store INDEX (needs\n"
 "                         --uuid; no layout options)\n"
 "  -L, --label LABEL      volume label (up to 32 bytes)\n"
@@ -304,6 +310,7 @@ struct mkfs_opts {
 	const char *label;
 	uint8_t fs_uuid[EXOFS_UUID_SIZE];
 	int force, quiet, have_uuid, lazy, layout_opts;
+	int policy;		/* -1 default, 0 none, 1 intent */
 	int64_t replace;	/* --replace INDEX, or -1 */
 };
 
@@ -364,6 +371,7 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 		{ "max-inodes", required_argument, NULL, O_MAXINO },
 		{ "lazy-components", no_argument, NULL, O_LAZY },
 		{ "replace", required_argument, NULL, O_REPLACE },
+		{ "consistency-policy", required_argument, NULL, O_POLICY },
 		{ "label", required_argument, NULL, 'L' },
 		{ "uuid", required_argument, NULL, 'U' },
 		{ "force", no_argument, NULL, 'f' },
@@ -405,6 +413,18 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 		switch (c) {
 		case O_LAZY:
 			o->lazy = 1;
+			o->layout_opts = 1;
+			break;
+		case O_POLICY:
+			if (!strcmp(optarg, "intent")) {
+				o->policy = 1;
+			} else if (!strcmp(optarg, "none")) {
+				o->policy = 0;
+			} else {
+				fprintf(stderr, PROG ": --consistency-policy: '%s' is not intent or none\n",
+					optarg);
+				return -1;
+			}
 			o->layout_opts = 1;
 			break;
 		case O_REPLACE: {
@@ -517,6 +537,10 @@ static int build_layout(struct mkfs_opts *o, struct exofs_stores *st)
 	if (ore_layout_check(l, n, &why)) {
 		fprintf(stderr, PROG ": invalid layout for %u stores (raid %u, stripe_unit %u, group_width %u, group_depth %u, group_count %u, mirrors %u): %s\n",
 			n, o->raid, o->su, gw, o->gd, gc, o->mirrors, why);
+		return 1;
+	}
+	if (o->policy > 0 && !l->parity && l->mirrors_p1 < 2) {
+		fprintf(stderr, PROG ": --consistency-policy intent needs parity or mirrors: a RAID0 layout has no redundancy to keep consistent\n");
 		return 1;
 	}
 	return 0;
@@ -673,6 +697,26 @@ static int write_sb_file(const char *dir, const uint8_t *sb, size_t len)
 	return 0;
 }
 
+/* Does the filesystem get the intent record (EXOFS_FEATURE_RO_COMPAT_INTENT)? */
+static int mkfs_intent(const struct mkfs_opts *o, const struct exofs_stores *st)
+{
+	int redundant = st->layout.parity || st->layout.mirrors_p1 > 1;
+
+	return o->policy < 0 ? redundant : o->policy;
+}
+
+static uint32_t mkfs_ro_compat(const struct mkfs_opts *o,
+			       const struct exofs_stores *st)
+{
+	uint32_t f = 0;
+
+	if (!o->lazy)
+		f |= EXOFS_FEATURE_RO_COMPAT_COMPONENTS;
+	if (mkfs_intent(o, st))
+		f |= EXOFS_FEATURE_RO_COMPAT_INTENT;
+	return f;
+}
+
 /* Superblocks, one per store, last. */
 static int write_superblocks(const struct mkfs_opts *o,
 			     const struct exofs_stores *st,
@@ -691,9 +735,7 @@ static int write_superblocks(const struct mkfs_opts *o,
 		fsb->s_magic = htole64(EXOFS_SB_MAGIC);
 		fsb->s_version = htole32(EXOFS_FORMAT_VERSION);
 		fsb->s_sb_size = htole32(EXOFS_SB_SIZE);
-		if (!o->lazy)
-			fsb->s_feature_ro_compat =
-				htole32(EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
+		fsb->s_feature_ro_compat = htole32(mkfs_ro_compat(o, st));
 		memcpy(fsb->s_uuid, o->fs_uuid, EXOFS_UUID_SIZE);
 		strncpy(fsb->s_label, o->label, EXOFS_LABEL_SIZE);
 		exofs_layout_to_disk(&st->layout, &fsb->s_layout);
@@ -742,6 +784,7 @@ static void print_summary(const struct mkfs_opts *o,
 	       l->group_count, l->mirrors_p1);
 	printf("layout: %u components per object over %u stores, %llu data bytes per stripe\n",
 	       l->num_comps, st->n, (unsigned long long)l->stripe_length);
+	printf("consistency policy: %s\n", mkfs_intent(o, st) ? "intent" : "none");
 	printf("stores (device table order, mount -o stores= in this order):\n");
 	for (i = 0; i < st->n; i++) {
 		exofs_uuid_str(store_uuid[i], ustr);
@@ -813,6 +856,7 @@ int main(int argc, char **argv)
 	struct mkfs_opts o = {
 		.su = 65536, .gd = 1, .max_ino = 1u << 24, .label = "",
 		.replace = -1,
+		.policy = -1,
 	};
 	uint8_t (*store_uuid)[EXOFS_UUID_SIZE];
 	struct exofs_stores st;

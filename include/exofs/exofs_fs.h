@@ -21,6 +21,10 @@
  *			(little-endian bit order) set when ino is in use
  *   EXOFS_INO_OID(ino)	striped: the data of inode ino (file contents,
  *			directory entries, long symlink target)
+ *   EXOFS_INTENT_OID	one per store, NOT striped, with
+ *			EXOFS_FEATURE_RO_COMPAT_INTENT: the intent record,
+ *			the regions of striped objects that may have writes
+ *			in flight (identical on all stores)
  *
  * Component c of a striped object with id oid is on store
  * (exofs_first_dev(oid) + c) % num_stores.
@@ -41,6 +45,7 @@
 #define EXOFS_SUPER_OID		0x10000ULL	/* per-store superblock */
 #define EXOFS_ITABLE_OID	0x10001ULL	/* inode table */
 #define EXOFS_IBITMAP_OID	0x10002ULL	/* inode allocation bitmap */
+#define EXOFS_INTENT_OID	0x10003ULL	/* per-store intent record */
 #define EXOFS_INO_OID_BASE	0x20000ULL	/* + ino: data of inode ino */
 #define EXOFS_INO_OID(ino)	(EXOFS_INO_OID_BASE + (__u64)(ino))
 
@@ -55,6 +60,60 @@ static inline __u32 exofs_first_dev(__u64 oid, __u32 mirrors_p1,
 {
 	return (__u32)((oid * mirrors_p1) % num_stores);
 }
+
+/* ---------------------------------------------------------------------
+ * The intent record (EXOFS_INTENT_OID on every store in service, with
+ * EXOFS_FEATURE_RO_COMPAT_INTENT).
+ *
+ * Two slots of EXOFS_INTENT_SLOT bytes, at object offsets 0 and
+ * EXOFS_INTENT_SLOT. Each record is written whole into the slot
+ * (ih_seq % 2), with ih_seq one more than the record before, so a write
+ * torn by a crash leaves the other slot, the previous record, intact; the
+ * valid slot with the highest ih_seq is the record of that store. A slot
+ * is valid when its magic, its fs UUID, ih_count <= EXOFS_INTENT_MAX and
+ * ih_csum are right. The record names regions: region r of object oid is
+ * the logical bytes [r * ih_region, (r + 1) * ih_region) of it; ih_region
+ * is a whole number of the layout's stripes, at least
+ * EXOFS_INTENT_REGION_MIN (exofs_intent_region()).
+ */
+#define EXOFS_INTENT_MAGIC	0x544e544e49464f45ULL	/* "EOFINTNT" */
+#define EXOFS_INTENT_SLOT	65536U
+#define EXOFS_INTENT_REGION_MIN	(4ULL << 20)
+
+/**
+ * struct exofs_intent_hdr - the head of one intent record slot
+ * @ih_magic: EXOFS_INTENT_MAGIC
+ * @ih_seq: record number; the slot is ih_seq % 2
+ * @ih_uuid: the filesystem's UUID
+ * @ih_region: bytes of one region (see above)
+ * @ih_count: entries that follow
+ * @ih_csum: CRC-32C of the header (this field zero) and the @ih_count
+ *	entries that follow it
+ * @ih_reserved: zero
+ */
+struct exofs_intent_hdr {
+	__le64 ih_magic;
+	__le64 ih_seq;
+	__u8 ih_uuid[16];
+	__le64 ih_region;
+	__le32 ih_count;
+	__le32 ih_csum;
+	__le64 ih_reserved[2];
+};
+
+/**
+ * struct exofs_intent_ent - one region that may have writes in flight
+ * @ie_oid: the striped object
+ * @ie_region: the region number in it
+ */
+struct exofs_intent_ent {
+	__le64 ie_oid;
+	__le64 ie_region;
+};
+
+#define EXOFS_INTENT_MAX	((EXOFS_INTENT_SLOT - \
+				  sizeof(struct exofs_intent_hdr)) / \
+				 sizeof(struct exofs_intent_ent))
 
 /* ---------------------------------------------------------------------
  * Inode numbers.
@@ -93,7 +152,16 @@ static inline __u32 exofs_first_dev(__u64 oid, __u32 mirrors_p1,
  * lazily again, hence ro there.
  */
 #define EXOFS_FEATURE_RO_COMPAT_COMPONENTS	0x1U
-#define EXOFS_FEATURE_RO_COMPAT_SUPP	EXOFS_FEATURE_RO_COMPAT_COMPONENTS
+/*
+ * INTENT: the write-hole protection (consistency policy "intent"). A write
+ * of a striped object starts only once its region is in the intent record
+ * (EXOFS_INTENT_OID) of every store in service; a mount repairs the parity
+ * and mirrors of the regions the record names. An older kernel would write
+ * without recording, hence ro there.
+ */
+#define EXOFS_FEATURE_RO_COMPAT_INTENT		0x2U
+#define EXOFS_FEATURE_RO_COMPAT_SUPP	(EXOFS_FEATURE_RO_COMPAT_COMPONENTS | \
+					 EXOFS_FEATURE_RO_COMPAT_INTENT)
 
 /* Values of s_state */
 #define EXOFS_STATE_CLEAN	1	/* cleanly unmounted: counters exact */
@@ -371,5 +439,7 @@ EXOFS_FS_ASSERT(EXOFS_DEVTABLE_OFFSET + EXOFS_MAX_STORES *
 EXOFS_FS_ASSERT(sizeof(struct exofs_inode) == EXOFS_INODE_SIZE, "inode size");
 EXOFS_FS_ASSERT(__builtin_offsetof(struct exofs_dir_entry, name) == 12,
 		"dirent header");
+EXOFS_FS_ASSERT(sizeof(struct exofs_intent_hdr) == 64, "intent header size");
+EXOFS_FS_ASSERT(sizeof(struct exofs_intent_ent) == 16, "intent entry size");
 
 #endif /* _EXOFS_EXOFS_FS_H */

@@ -90,6 +90,29 @@ bool exofs_inode_is_free(const struct exofs_inode *rec);
 int exofs_inode_check(const struct exofs_inode *rec, u64 ino,
 		      const char **why);
 
+/*
+ * exofs_intent_region - bytes of one region of the intent record for a
+ * layout whose stripe (stripe_length, data bytes of one row) is @stripe:
+ * the smallest whole number of stripes that is at least
+ * EXOFS_INTENT_REGION_MIN. exofs writes at most that much in one I/O, so
+ * one write touches at most two regions.
+ */
+u64 exofs_intent_region(u64 stripe);
+
+/* The ih_csum the intent record slot @hdr (with its entries) must carry. */
+u32 exofs_intent_csum(const struct exofs_intent_hdr *hdr);
+
+/*
+ * exofs_intent_check - is the slot of @len bytes at @hdr a valid intent
+ * record of filesystem @uuid (16 bytes) whose regions are @region bytes
+ * (docs/exofs-format.md, "Intent record")?
+ *
+ * Return: 0, 1 for a slot never written (all of its header zero), or
+ * -EINVAL with *@why saying what is wrong (a static string).
+ */
+int exofs_intent_check(const struct exofs_intent_hdr *hdr, u32 len,
+		       const u8 *uuid, u64 region, const char **why);
+
 /* exofs_ft_of_mode - EXOFS_FT_* of an i_mode, EXOFS_FT_UNKNOWN if none. */
 unsigned int exofs_ft_of_mode(unsigned int mode);
 

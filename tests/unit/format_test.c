@@ -933,10 +933,100 @@ static void test_exofs_sb_replacement(void)
 	       "clean state: %s", why ? why : "(accepted)");
 }
 
+/* The intent record slot: region size, checksum and every refusal. */
+static void test_exofs_intent(void)
+{
+	static uint8_t slot[EXOFS_INTENT_SLOT];
+	struct exofs_intent_hdr *h = (void *)slot;
+	struct exofs_intent_ent *e = (void *)(h + 1);
+	uint8_t uuid[EXOFS_UUID_SIZE], other[EXOFS_UUID_SIZE];
+	uint64_t region = exofs_intent_region(192 << 10);
+	const char *why = NULL;
+
+	EXPECT(exofs_intent_region(64 << 10) == 4 << 20,
+	       "region of a 64K stripe: %llu",
+	       (unsigned long long)exofs_intent_region(64 << 10));
+	EXPECT(region == 22 * (192 << 10) && region >= 4 << 20,
+	       "region of a 192K stripe: %llu", (unsigned long long)region);
+	EXPECT(exofs_intent_region(8 << 20) == 8 << 20,
+	       "region of an 8M stripe: %llu",
+	       (unsigned long long)exofs_intent_region(8 << 20));
+	EXPECT(EXOFS_INTENT_MAX == 4092, "EXOFS_INTENT_MAX %zu",
+	       (size_t)EXOFS_INTENT_MAX);
+
+	memset(uuid, 0x5a, sizeof(uuid));
+	memset(other, 0xa5, sizeof(other));
+	memset(slot, 0, sizeof(slot));
+	EXPECT(exofs_intent_check(h, sizeof(slot), uuid, region, &why) == 1,
+	       "a zero slot is not 'never written'");
+
+#define MAKE(n) do {							\
+	memset(slot, 0, sizeof(slot));					\
+	h->ih_magic = htole64(EXOFS_INTENT_MAGIC);			\
+	h->ih_seq = htole64(7);						\
+	memcpy(h->ih_uuid, uuid, sizeof(uuid));				\
+	h->ih_region = htole64(region);					\
+	h->ih_count = htole32(n);					\
+	for (uint32_t k = 1; k <= (uint32_t)(n); k++) {			\
+		e[k - 1].ie_oid = htole64(0x20000 + k);			\
+		e[k - 1].ie_region = htole64(k * 3);			\
+	}								\
+	h->ih_csum = htole32(exofs_intent_csum(h));			\
+} while (0)
+#define REFUSED(msg, reason) do {					\
+	why = NULL;							\
+	EXPECT(exofs_intent_check(h, sizeof(slot), uuid, region,	\
+				  &why) < 0 && why &&			\
+	       !strcmp(why, reason), "%s: %s", msg,			\
+	       why ? why : "(accepted)");				\
+} while (0)
+
+	MAKE(3);
+	EXPECT(!exofs_intent_check(h, sizeof(slot), uuid, region, &why),
+	       "valid record refused: %s", why);
+	MAKE(EXOFS_INTENT_MAX);
+	EXPECT(!exofs_intent_check(h, sizeof(slot), uuid, region, &why),
+	       "full record refused: %s", why);
+	MAKE(0);
+	EXPECT(!exofs_intent_check(h, sizeof(slot), uuid, region, &why),
+	       "empty record refused: %s", why);
+
+	MAKE(3);
+	e[2].ie_region ^= htole64(1);
+	REFUSED("an entry changed", "bad checksum");
+	MAKE(3);
+	h->ih_magic ^= htole64(1);
+	REFUSED("magic", "bad magic");
+	MAKE(3);
+	memcpy(h->ih_uuid, other, sizeof(other));
+	h->ih_csum = htole32(exofs_intent_csum(h));
+	REFUSED("foreign", "another filesystem's record");
+	MAKE(3);
+	h->ih_count = htole32(EXOFS_INTENT_MAX + 1);
+	REFUSED("count", "too many entries");
+	MAKE(3);
+	why = NULL;
+	EXPECT(exofs_intent_check(h, sizeof(*h) + 2 * sizeof(*e), uuid,
+				  region, &why) < 0 && why &&
+	       !strcmp(why, "too many entries"),
+	       "entries past the slot: %s", why ? why : "(accepted)");
+	MAKE(3);
+	h->ih_region = htole64(region * 2);
+	h->ih_csum = htole32(exofs_intent_csum(h));
+	REFUSED("region", "region size does not match the layout");
+	MAKE(3);
+	h->ih_reserved[1] = htole64(1);
+	h->ih_csum = htole32(exofs_intent_csum(h));
+	REFUSED("reserved", "reserved bytes not zero");
+#undef MAKE
+#undef REFUSED
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
 } cases[] = {
+	{ "exofs_intent", test_exofs_intent },
 	{ "crc32c_convention", test_crc32c },
 	{ "exofs_sb_roundtrip", test_exofs_sb_roundtrip },
 	{ "exofs_sb_malformed", test_exofs_sb_malformed },

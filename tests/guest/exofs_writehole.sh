@@ -1,0 +1,231 @@
+#!/bin/sh
+# exofs: the RAID5/6 write hole, closed by the intent record (issue 12).
+# Two filesystems on nine disks, each store an ext4 on a dm-linear device
+# (ehN over the Nth disk): A = RAID5 over stores s0..s3, B = RAID6 over
+# s4..s8. Each holds one file of stamped 4 KiB blocks (tests/tools/blkstamp:
+# a block is a whole stamp of its own number, or damaged). Every boot but
+# the last ends in a crash, one cycle of each filesystem:
+#   - writers rewrite random runs of blocks of both files through the page
+#     cache, with an fdatasync after every second run (small partial-stripe
+#     writes all the time); then every disk is cut off one after the other,
+#     in a shuffled order, by swapping its table for dm-flakey drop_writes
+#     (power lost disk by disk: the ext4 of each store keeps a consistent
+#     state of its own moment, so one store has a stripe's new data and
+#     another its old parity), and the guest is reset (sysrq b);
+#   - the next boot mounts the ext4 stores (their journals replayed) and
+#     the exofs read-write with every store: the mount repairs the regions
+#     the intent record names. Then each exofs is mounted degraded with
+#     one store (A) or two (B) left out, and every block read: none may be
+#     damaged (a block being written is its old or its new stamp).
+# The first cycle also checks that a degraded mount of a filesystem whose
+# record names regions is refused without -o force and accepted with it.
+# The last boot checks that a write puts regions in the record and that
+# the clear pass takes them out when idle, and that fsck.exofs --strict
+# finds both filesystems clean. With 6 boots: 5 cycles of each.
+#
+# ORE_ARGS "none" makes the filesystems with --consistency-policy none (no
+# record, no repair): the same test then shows the hole.
+#
+# CHECK: exofs_writehole --disks 9 --disk-size 48M --stages 6 --timeout 600
+. /ore/tests/lib.sh
+. /ore/tests/exofs_lib.sh
+
+POLICY=intent
+case " $ORE_ARGS " in *" none "*) POLICY=none ;; esac
+LAST=$ORE_STAGES
+STAGE=$ORE_STAGE
+BLOCKS=2048
+
+mk_dm() {
+	local i=0 d sz
+	while [ $i -lt 9 ]; do
+		d=$(disk $i)
+		sz=$(blockdev --getsz $d) || return 1
+		dm create eh$i --table "0 $sz linear $d 0" || return 1
+		i=$((i + 1))
+	done
+}
+# stores of filesystem $1 (0: A raid5, 1: B raid6)
+stores_of() {
+	if [ "$1" = 0 ]; then echo /stores/s0 /stores/s1 /stores/s2 /stores/s3
+	else echo /stores/s4 /stores/s5 /stores/s6 /stores/s7 /stores/s8; fi
+}
+name() { [ "$1" = 0 ] && echo raid5 || echo raid6; }
+mnt() { echo /mnt/fs$1; }
+# "s0:s1:..." with the stores of positions $2... of filesystem $1 missing
+so_without() {
+	local fs=$1 p=0 s out=""
+	shift
+	for s in $(stores_of $fs); do
+		case " $* " in *" $p "*) s=missing ;; esac
+		out="$out:$s"
+		p=$((p + 1))
+	done
+	echo "${out#:}"
+}
+# positions left out in cycle $2 of filesystem $1
+lost_of() {
+	if [ "$1" = 0 ]; then echo $(($2 % 4))
+	else echo $(($2 % 5)) $((($2 + 2) % 5)); fi
+}
+mount_fs() {	# FS [OPTS] [LOST...]
+	local fs=$1 opts=$2
+	shift 2
+	exofs_mount_with "$(so_without $fs "$@")" "$opts" "$(mnt $fs)"
+}
+stores_up() {
+	local i=0
+	while [ $i -lt 9 ]; do
+		mount_ext4 /dev/mapper/eh$i /stores/s$i || return 1
+		i=$((i + 1))
+	done
+}
+
+# Writers on both files, then every disk cut off in a shuffled order (the
+# dm-flakey tables loaded first, the cut one resume per disk from one host
+# shell), then the reset.
+write_and_cut() {
+	local seed=$1 i
+	: > /tmp/load.sh
+	: > /tmp/cut.sh
+	for i in 0 1 2 3 4 5 6 7 8; do
+		d=$(disk $i)
+		echo "dmsetup --noudevsync load eh$i --table '0 $(blockdev --getsz $d) flakey $d 0 0 3600 1 drop_writes' || exit 1" >> /tmp/load.sh
+	done
+	hostrun env DM_DISABLE_UDEV=1 sh /tmp/load.sh || return 1
+	for i in $(for i in 0 1 2 3 4 5 6 7 8; do echo "$(( (i * 7 + seed * 5) % 11 )) $i"; done |
+		   sort -n | cut -d' ' -f2); do
+		echo "dmsetup --noudevsync resume --noflush eh$i || exit 1" >> /tmp/cut.sh
+	done
+	blkstamp write "$(mnt 0)/f" $BLOCKS $seed 3 120 > /dev/null 2>&1 &
+	blkstamp write "$(mnt 1)/f" $BLOCKS $((seed + 1000)) 3 120 > /dev/null 2>&1 &
+	sleep $((2 + seed % 3))
+	hostrun env DM_DISABLE_UDEV=1 sh /tmp/cut.sh
+}
+
+# After the crash of cycle $2: mount filesystem $1 whole (the repair),
+# unmount, mount it without the stores of the cycle, read every block.
+cycle_verify() {
+	local fs=$1 c=$2 out lost
+	lost=$(lost_of $fs $c)
+	if ! check "$(name $fs) cycle $c: mount after the crash (the repair runs)" mount_fs $fs ""; then
+		not_ok "$(name $fs) cycle $c: not verified"
+		return 1
+	fi
+	diag "$(name $fs): $(dmesg | grep "writes in flight" | tail -n 1)"
+	exofs_umount "$(mnt $fs)"
+	if ! mount_fs $fs degraded $lost > /tmp/mnt.out 2>&1; then
+		not_ok "$(name $fs) cycle $c: degraded mount without stores $lost" \
+			"$(cat /tmp/mnt.out)"
+		return 1
+	fi
+	out=$(blkstamp verify "$(mnt $fs)/f" $BLOCKS 2>&1)
+	if [ $? -eq 0 ]; then
+		ok "$(name $fs) cycle $c: stores $lost left out, every block whole ($out)"
+	else
+		not_ok "$(name $fs) cycle $c: stores $lost left out, damaged blocks"
+		printf '%s\n' "$out" | sed "s/^/${ORE_INDENT}#   /"
+	fi
+	exofs_umount "$(mnt $fs)"
+}
+
+# Plans: the first boot 9; a crash cycle 8 (the first 10); the last 14.
+if [ "$STAGE" = 1 ]; then
+	ktap_plan 9
+elif [ "$STAGE" = 2 ]; then
+	ktap_plan 10
+elif [ "$STAGE" -lt "$LAST" ]; then
+	ktap_plan 8
+else
+	ktap_plan 14
+fi
+if [ "$ORE_DISKS" -lt 9 ] || ! have_host dmsetup; then
+	diag "needs 9 disks and the host's dmsetup"
+	ktap_done
+fi
+exofs_load || ktap_done
+check "dm-linear over the nine disks" mk_dm
+fail_fast
+mkdir -p /mnt/fs0 /mnt/fs1
+mount_both() { mount_fs 0 "" && mount_fs 1 ""; }
+
+if [ "$STAGE" = 1 ]; then
+	diag "consistency policy: $POLICY"
+	mk_ext4() {
+		local i=0
+		while [ $i -lt 9 ]; do
+			mkfs_ext4 /dev/mapper/eh$i || return 1
+			i=$((i + 1))
+		done
+		stores_up
+	}
+	check "ext4 on the nine devices, mounted" mk_ext4
+	check "mkfs.exofs raid5 over s0..s3 ($POLICY)" mkfs.exofs -q -f --raid 5 \
+		--consistency-policy $POLICY $(stores_of 0)
+	check "mkfs.exofs raid6 over s4..s8 ($POLICY)" mkfs.exofs -q -f --raid 6 \
+		--consistency-policy $POLICY $(stores_of 1)
+	check "mount both" mount_both
+	fail_fast
+	check "sysfs intent says the policy" sh -c \
+		"for f in /sys/fs/exofs/*/intent; do grep -q '^policy $POLICY' \$f || exit 1; done"
+	check "files of $BLOCKS stamped blocks" sh -c \
+		": > $(mnt 0)/f && : > $(mnt 1)/f &&
+		 blkstamp fill $(mnt 0)/f $BLOCKS && blkstamp fill $(mnt 1)/f $BLOCKS && sync"
+	fail_fast
+	check "writers started, disks cut" write_and_cut $STAGE
+	guest_crash
+fi
+
+check "ext4 stores mounted again" stores_up
+fail_fast
+C=$((STAGE - 1))
+if [ "$STAGE" = 2 ]; then
+	if [ $POLICY = intent ]; then
+		check "raid5: a degraded mount whose record names regions is refused" sh -c \
+			"! mount -t exofs -o stores=$(so_without 0 1),degraded none $(mnt 0) 2>/dev/null &&
+			 dmesg | tail -n 5 | grep -q 'not in service: their parity cannot be repaired'"
+		check "raid5: ... and accepted with -o force (read-only, not repaired)" sh -c \
+			"mount -t exofs -o stores=$(so_without 0 1),degraded,force none $(mnt 0) &&
+			 umount $(mnt 0)"
+	else
+		skip "raid5: a degraded mount whose record names regions is refused" "policy none"
+		skip "raid5: ... and accepted with -o force" "policy none"
+	fi
+fi
+cycle_verify 0 $C
+cycle_verify 1 $C
+
+if [ "$STAGE" -lt "$LAST" ]; then
+	mount_both
+	check "writers started, disks cut" write_and_cut $STAGE
+	guest_crash
+fi
+
+# The last boot: the record while writing and when idle, fsck.
+check "mount both again" mount_both
+if [ $POLICY = intent ]; then
+	blkstamp write "$(mnt 0)/f" $BLOCKS 77 1 2 > /dev/null 2>&1 &
+	blkstamp write "$(mnt 1)/f" $BLOCKS 78 1 2 > /dev/null 2>&1
+	wait
+	check "a write puts regions in the record" sh -c \
+		"cat /sys/fs/exofs/*/intent | grep -q 'regions [1-9]'"
+	diag "$(cat /sys/fs/exofs/*/intent | tr '\n' ' ')"
+	n=0
+	while cat /sys/fs/exofs/*/intent | grep -q 'regions [1-9]' && [ $n -lt 30 ]; do
+		sleep 1
+		n=$((n + 1))
+	done
+	check "idle: the clear pass empties the record (${n} s)" sh -c \
+		"! cat /sys/fs/exofs/*/intent | grep -q 'regions [1-9]'"
+else
+	skip "a write puts regions in the record" "policy none"
+	skip "idle: the clear pass empties the record" "policy none"
+fi
+check "every block whole on both" sh -c \
+	"blkstamp verify $(mnt 0)/f $BLOCKS && blkstamp verify $(mnt 1)/f $BLOCKS"
+exofs_umount "$(mnt 0)"
+exofs_umount "$(mnt 1)"
+check "fsck.exofs --strict: raid5 clean" exofs_fsck $(stores_of 0)
+check "fsck.exofs --strict: raid6 clean" exofs_fsck $(stores_of 1)
+check "no kernel warning" sh -c "! dmesg | grep -q 'WARNING:\|BUG:'"
+ktap_done
