@@ -40,7 +40,7 @@ flip() {
 }
 
 echo "KTAP version 1"
-echo "1..39"
+echo "1..46"
 for r in 0 1 4 5 6; do
 	expect "mkfs --raid $r over 4 stores, fsck --strict clean" 0 \
 		sh -c "./mkfs.exofs -q -f --raid $r $S && ./fsck.exofs --strict $S"
@@ -99,6 +99,16 @@ mkdir $T/other && ./mkfs.exofs -q $T/other
 expect "fsck: a foreign store" 4 sh -c "cp $T/other/10000 $T/s3/10000 && ./fsck.exofs $S"
 restore
 expect "fsck: 5 stores given to a 4-store filesystem" 4 ./fsck.exofs $S $T/other
+
+# --consistency-policy (the intent record of the write-hole protection)
+expect "RAID5: the intent policy by default" 0 sh -c "./mkfs.exofs -f --raid 5 $S | grep -q '^consistency policy: intent'"
+expect "fsck: no intent record yet is fine" 0 ./fsck.exofs --strict $S
+printf 'garbage' > $T/s2/10003
+expect "fsck: a damaged intent record slot is a warning" 0 sh -c "./fsck.exofs $S | grep -q 'store 2 .*intent record slot 0: bad magic'"
+expect "--consistency-policy none" 0 sh -c "./mkfs.exofs -f --raid 5 --consistency-policy none $S | grep -q '^consistency policy: none'"
+expect "RAID0: no intent record by default" 0 sh -c "./mkfs.exofs -f --raid 0 $S | grep -q '^consistency policy: none'"
+expect_msg "refuses --consistency-policy intent on RAID0" "needs parity or mirrors" ./mkfs.exofs -f --raid 0 --consistency-policy intent $S
+expect_msg "refuses an unknown --consistency-policy" "is not intent or none" ./mkfs.exofs -f --consistency-policy ppl $S
 
 # fsck --repair: one byte of row 0 of the inode table flipped on each store
 # in turn (stores whose component holds data there). Where fsck names the
