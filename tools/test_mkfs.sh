@@ -191,5 +191,5 @@ else
 fi
 
 echo "# test_mkfs: $((N - FAILED)) passed, $FAILED failed"
-[ $N -eq 39 ] || { echo "# planned 39, ran $N"; exit 1; }
+[ $N -eq 46 ] || { echo "# planned 46, ran $N"; exit 1; }
 [ $FAILED -eq 0 ]
