@@ -65,7 +65,7 @@ one_round() {
 	stores=$(echo $ALL | cut -d' ' -f1-$n)
 	EXOFS_STORES=$stores
 	mkfs.exofs -q -f --raid $lvl --consistency-policy $pol $stores > $OUT/mkfs.out 2>&1 &&
-	exofs_mount "" $M > /dev/null || { cat $OUT/mkfs.out >&2; echo "0 0 0 0"; return; }
+	exofs_mount "" $M > /dev/null 2>&1 || { cat $OUT/mkfs.out >&2; echo "0 0 0 0"; return; }
 	fio_run seqwrite --rw=write --bs=1M --size=$SIZE --end_fsync=1 --create_on_open=1 &&
 		sw=$(field 48 | awk '{ printf "%.1f", $1 / 1024 }') || sw=0
 	fio_run randwrite --rw=randwrite --bs=4k --size=$SIZE --fdatasync=16 \
@@ -78,7 +78,7 @@ one_round() {
 	c=$(now)
 	tar -xf /tmp/tree.tar -C $M && sync
 	ut=$(awk -v a="$c" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
-	diag "raid$lvl $pol: $(cat /sys/fs/exofs/*/intent)"
+	diag "raid$lvl $pol: $(cat /sys/fs/exofs/*/intent)" >&2
 	exofs_umount $M
 	echo "$sw $rw $sr $ut"
 }
