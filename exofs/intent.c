@@ -327,7 +327,7 @@ static void exofs_intent_release(struct exofs_intent *in)
  * failed store is not yet recorded in the superblocks: the writes that
  * went on without it are not done yet (exofs_hold_write()).
  */
-static void exofs_intent_clear(struct exofs_intent *in, bool force)
+static unsigned int exofs_intent_clear(struct exofs_intent *in, bool force)
 {
 	struct exofs_sb_info *sbi = in->sbi;
 	struct exofs_intent_region *r;
@@ -339,7 +339,7 @@ static void exofs_intent_clear(struct exofs_intent *in, bool force)
 	b = sbi->fail_seq != sbi->fail_done;
 	spin_unlock_irq(&sbi->fail_lock);
 	if (b)
-		return;
+		return 0;
 
 	mutex_lock(&in->lock);
 	snap = ++in->pass;
@@ -352,10 +352,10 @@ static void exofs_intent_clear(struct exofs_intent *in, bool force)
 	}
 	mutex_unlock(&in->lock);
 	if (!cand)
-		return;
+		return 0;
 	/* the writes of the candidates ended before the flush starts */
 	if (exofs_sync_stores(sbi))
-		return;
+		return 0;
 
 	mutex_lock(&in->lock);
 	hash_for_each_safe(in->hash, b, tmp, r, hash) {
@@ -367,25 +367,29 @@ static void exofs_intent_clear(struct exofs_intent *in, bool force)
 		in->nr--;
 		gone++;
 	}
-	if (gone)
+	if (gone) {
 		in->gen++;
-	in->full = false;
+		in->full = false;
+	}
 	mutex_unlock(&in->lock);
 	atomic64_add(gone, &in->cleared);
-	wake_up_all(&in->room);
+	if (gone)
+		wake_up_all(&in->room);
+	return gone;
 }
 
 static void exofs_intent_work(struct work_struct *work)
 {
 	struct exofs_intent *in = container_of(to_delayed_work(work),
 					       struct exofs_intent, work);
-	bool force, write, more;
+	bool force, write, more, stuck = false;
 
 	mutex_lock(&in->lock);
 	force = in->full;
 	mutex_unlock(&in->lock);
 	if (force || time_after_eq(jiffies, in->next_clear)) {
-		exofs_intent_clear(in, force);
+		/* full and nothing idle yet: try again in a moment */
+		stuck = !exofs_intent_clear(in, force) && force;
 		in->next_clear = jiffies + EXOFS_INTENT_CLEAR_SECS * HZ;
 	}
 	mutex_lock(&in->lock);
@@ -398,7 +402,8 @@ static void exofs_intent_work(struct work_struct *work)
 	mutex_lock(&in->lock);
 	more = !in->stopped;
 	if (more && (in->gen != in->done || in->full))
-		mod_delayed_work(system_unbound_wq, &in->work, 0);
+		mod_delayed_work(system_unbound_wq, &in->work,
+				 stuck ? HZ / 20 : 0);
 	else if (more && in->nr)
 		mod_delayed_work(system_unbound_wq, &in->work,
 				 max_t(long, in->next_clear - jiffies, 1));
