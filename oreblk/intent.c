@@ -164,7 +164,8 @@ static void oreblk_intent_set_work(struct work_struct *work)
 		LIST_HEAD(go);
 
 		spin_lock_irq(&in->lock);
-		if (list_empty(&in->held)) {
+		if (list_empty(&in->held) &&
+		    bitmap_empty(in->want, in->nr_bits)) {
 			in->set_queued = false;
 			spin_unlock_irq(&in->lock);
 			break;
@@ -255,7 +256,7 @@ static void oreblk_intent_clear_work(struct work_struct *work)
 						struct oreblk_intent,
 						clear_work);
 	struct oreblk_array *arr = in->arr;
-	bool any, rearm;
+	bool any, rearm, flush;
 	u32 b;
 	int err;
 
@@ -266,11 +267,13 @@ static void oreblk_intent_clear_work(struct work_struct *work)
 		if (in->pending[b])
 			__clear_bit(b, in->clear_bits);
 	any = !bitmap_empty(in->clear_bits, in->nr_bits);
+	/* bits set ahead that no write reached: nothing to make stable */
+	flush = !bitmap_subset(in->clear_bits, in->ahead, in->nr_bits);
 	spin_unlock_irq(&in->lock);
 
 	if (any && oreblk_intent_failure_pending(arr))
 		any = false;	/* a failed member must be on disk first */
-	if (any) {
+	if (any && flush) {
 		err = oreblk_intent_flush(arr);
 		if (err) {
 			pr_warn_ratelimited("oreblk%d: member cache flush failed: %d; write-intent bits stay set\n",
@@ -287,6 +290,8 @@ static void oreblk_intent_clear_work(struct work_struct *work)
 		/* off at once: a new write of these regions waits for the set */
 		bitmap_andnot(in->ondisk, in->ondisk, in->clear_bits,
 			      in->nr_bits);
+		bitmap_andnot(in->ahead, in->ahead, in->clear_bits,
+			      in->nr_bits);
 		bitmap_copy(in->image_bits, in->ondisk, in->nr_bits);
 		any = !bitmap_empty(in->clear_bits, in->nr_bits);
 	}
@@ -300,6 +305,31 @@ static void oreblk_intent_clear_work(struct work_struct *work)
 	if (rearm && !READ_ONCE(in->stopping))
 		queue_delayed_work(oreblk_wq, &in->clear_work,
 				   msecs_to_jiffies(OREBLK_INTENT_CLEAR_MS));
+}
+
+/*
+ * A write that ends in the second half of region @last has the next
+ * region's bit written ahead, without waiting for it: a sequential stream
+ * then finds the bit on disk when it gets there, instead of waiting for a
+ * bitmap write (FUA on every member) at every region. A bit set ahead that
+ * no write reaches is cleared without a flush (@ahead). Under @in->lock.
+ */
+static void oreblk_intent_look_ahead(struct oreblk_intent *in,
+				     struct oreblk_cmd *cmd, u32 last)
+{
+	u64 end = cmd->offset + cmd->length;
+	u32 next = last + 1;
+
+	if (next >= in->nr_bits || test_bit(next, in->ondisk) ||
+	    test_bit(next, in->want) ||
+	    end - (u64)last * in->region < in->region / 2)
+		return;
+	__set_bit(next, in->want);
+	__set_bit(next, in->ahead);
+	if (!in->set_queued) {
+		in->set_queued = true;
+		queue_work(oreblk_wq, &in->set_work);
+	}
 }
 
 /**
@@ -330,7 +360,9 @@ bool oreblk_intent_hold(struct oreblk_array *arr, struct oreblk_cmd *cmd)
 		for (b = first; b <= last; b++) {
 			in->pending[b]++;
 			__set_bit(b, in->touched);
+			__clear_bit(b, in->ahead);
 		}
+		oreblk_intent_look_ahead(in, cmd, last);
 	}
 	if (!oreblk_intent_all_set(in, first, last)) {
 		hold = true;
@@ -401,7 +433,7 @@ int oreblk_intent_create(struct oreblk_array *arr, const struct oreblk_sb *sb)
 	atomic64_set(&in->writes, 0);
 	atomic64_set(&in->held_writes, 0);
 	in->pending = kvcalloc(in->nr_bits, sizeof(*in->pending), GFP_KERNEL);
-	in->bits = kcalloc(6 * longs, sizeof(long), GFP_KERNEL);
+	in->bits = kcalloc(7 * longs, sizeof(long), GFP_KERNEL);
 	in->bios = kcalloc(arr->nr_members, sizeof(*in->bios), GFP_KERNEL);
 	in->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	arr->intent = in;
@@ -413,6 +445,7 @@ int oreblk_intent_create(struct oreblk_array *arr, const struct oreblk_sb *sb)
 	in->image_bits = in->bits + 3 * longs;
 	in->clear_bits = in->bits + 4 * longs;
 	in->found = in->bits + 5 * longs;
+	in->ahead = in->bits + 6 * longs;
 	return 0;
 }
 

@@ -554,7 +554,7 @@ void oreblk_dirty_clean_stop(struct oreblk_array *arr);
  *	oreblk_intent_end())
  * @ondisk: bits on stable storage on every member in service; a write
  *	starts only when all of its bits are here
- * @want: bits held writes wait for
+ * @want: bits held writes wait for, and bits set ahead
  * @touched: regions counted in since the last clear pass
  * @held: commands waiting for their bits
  * @set_queued: @set_work is queued or running for @held
@@ -563,7 +563,9 @@ void oreblk_dirty_clean_stop(struct oreblk_array *arr);
  * @image_bits: the bits being written
  * @clear_bits: the bits a clear pass clears
  * @found: the union of the members' bitmaps at assembly
- * @bits: the allocation of the six bitmaps
+ * @ahead: bits set ahead of a write (oreblk_intent_look_ahead()) that no
+ *	write has reached since: cleared without a flush
+ * @bits: the allocation of the seven bitmaps
  * @page: the image written to the members
  * @bios: one per member, for a bitmap write
  * @set_work: writes the wanted bits, starts the held writes
@@ -590,6 +592,7 @@ struct oreblk_intent {
 	unsigned long *image_bits;
 	unsigned long *clear_bits;
 	unsigned long *found;
+	unsigned long *ahead;
 	unsigned long *bits;
 	struct page *page;
 	struct bio **bios;
