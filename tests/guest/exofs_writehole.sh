@@ -83,26 +83,16 @@ stores_up() {
 	done
 }
 
-# Writers on both files, then every disk cut off in a shuffled order (the
-# dm-flakey tables loaded first, the cut one resume per disk from one host
-# shell), then the reset.
+# Writers on both files, then every disk cut off in a shuffled order
+# (dm_cut_prepare, dm_cut), then the reset.
 write_and_cut() {
-	local seed=$1 i
-	: > /tmp/load.sh
-	: > /tmp/cut.sh
-	for i in 0 1 2 3 4 5 6 7 8; do
-		d=$(disk $i)
-		echo "dmsetup --noudevsync load eh$i --table '0 $(blockdev --getsz $d) flakey $d 0 0 3600 1 drop_writes' || exit 1" >> /tmp/load.sh
-	done
-	hostrun env DM_DISABLE_UDEV=1 sh /tmp/load.sh || return 1
-	for i in $(for i in 0 1 2 3 4 5 6 7 8; do echo "$(( (i * 7 + seed * 5) % 11 )) $i"; done |
-		   sort -n | cut -d' ' -f2); do
-		echo "dmsetup --noudevsync resume --noflush eh$i || exit 1" >> /tmp/cut.sh
-	done
+	local seed=$1
+	dm_cut_prepare $seed eh $(disk 0) $(disk 1) $(disk 2) $(disk 3) $(disk 4) \
+		$(disk 5) $(disk 6) $(disk 7) $(disk 8) || return 1
 	blkstamp write "$(mnt 0)/f" $BLOCKS $seed 3 120 > /dev/null 2>&1 &
 	blkstamp write "$(mnt 1)/f" $BLOCKS $((seed + 1000)) 3 120 > /dev/null 2>&1 &
 	sleep $((2 + seed % 3))
-	hostrun env DM_DISABLE_UDEV=1 sh /tmp/cut.sh
+	dm_cut
 }
 
 # After the crash of cycle $2: mount filesystem $1 whole (the repair),

@@ -179,6 +179,30 @@ dm() {
 	hostrun env DM_DISABLE_UDEV=1 dmsetup --noudevsync "$@"
 }
 
+# dm_cut_prepare SEED NAME DEV...: for the dm devices NAME0, NAME1, ...
+# (over DEV... in that order), load dm-flakey drop_writes tables (inactive)
+# now, and write /tmp/cut.sh, which swaps them in one after the other in an
+# order shuffled by SEED (at most 11 devices): power lost disk by disk.
+# dm_cut runs it, all from one host shell (each chroot exec is slow).
+dm_cut_prepare() {
+	local seed=$1 name=$2 i=0 d
+	shift 2
+	: > /tmp/load.sh
+	: > /tmp/cut.sh
+	for d in "$@"; do
+		echo "dmsetup --noudevsync load $name$i --table '0 $(blockdev --getsz $d) flakey $d 0 0 3600 1 drop_writes' || exit 1" >> /tmp/load.sh
+		i=$((i + 1))
+	done
+	hostrun env DM_DISABLE_UDEV=1 sh /tmp/load.sh || return 1
+	for i in $(i=0; for d in "$@"; do echo "$(( (i * 7 + seed * 5) % 11 )) $i"; i=$((i + 1)); done |
+		   sort -n | cut -d' ' -f2); do
+		echo "dmsetup --noudevsync resume --noflush $name$i || exit 1" >> /tmp/cut.sh
+	done
+}
+dm_cut() {
+	hostrun env DM_DISABLE_UDEV=1 sh /tmp/cut.sh
+}
+
 # have_host CMD: does the host have CMD?
 have_host() {
 	[ -n "$ORE_HOST" ] && chroot "$ORE_HOST" sh -c "command -v '$1'" >/dev/null 2>&1

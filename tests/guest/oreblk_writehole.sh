@@ -57,26 +57,16 @@ members() {
 blocks() { echo $(($(blockdev --getsz /dev/oreblk$1) / 8)); }
 name() { [ "$1" = 0 ] && echo raid5 || echo raid6; }
 
-# Writers on both arrays, then every member cut off in a shuffled order.
-# The dm-flakey tables are loaded (inactive) first; the cut is one resume
-# per member, all from one host shell (each chroot exec is slow).
+# Writers on both arrays, then every member cut off in a shuffled order
+# (dm_cut_prepare, dm_cut).
 write_and_cut() {
-	local seed=$1 i d
-	: > /tmp/load.sh
-	: > /tmp/cut.sh
-	for i in 0 1 2 3 4 5 6 7 8; do
-		d=/dev/$(echo $DISKS | cut -d' ' -f$((i + 1)))
-		echo "dmsetup --noudevsync load wh$i --table '0 $(blockdev --getsz $d) flakey $d 0 0 3600 1 drop_writes' || exit 1" >> /tmp/load.sh
-	done
-	hostrun env DM_DISABLE_UDEV=1 sh /tmp/load.sh || return 1
-	for i in $(for i in 0 1 2 3 4 5 6 7 8; do echo "$(( (i * 7 + seed * 5) % 11 )) $i"; done |
-		   sort -n | cut -d' ' -f2); do
-		echo "dmsetup --noudevsync resume --noflush wh$i || exit 1" >> /tmp/cut.sh
-	done
+	local seed=$1 d devs=""
+	for d in $DISKS; do devs="$devs /dev/$d"; done
+	dm_cut_prepare $seed wh $devs || return 1
 	blkstamp write /dev/oreblk0 $(blocks 0) $seed 3 120 > /dev/null 2>&1 &
 	blkstamp write /dev/oreblk1 $(blocks 1) $((seed + 1000)) 3 120 > /dev/null 2>&1 &
 	sleep $((1 + seed % 3))
-	hostrun env DM_DISABLE_UDEV=1 sh /tmp/cut.sh
+	dm_cut
 }
 
 # Members failed in cycle $2 of array $1: one of the raid5, two of the raid6.
