@@ -238,8 +238,6 @@ struct exofs_retired {
  * @retired: &struct exofs_retired of the stores replaced (under
  *	@fail_lock; freed at unmount)
  * @intent_on: EXOFS_FEATURE_RO_COMPAT_INTENT (write-hole protection)
- * @opt_force: the force option: mount although the intent record names
- *	regions that cannot be repaired
  * @intent: the intent record (intent.c), or NULL
  */
 struct exofs_sb_info {
@@ -285,7 +283,6 @@ struct exofs_sb_info {
 	u64 rebuild_ckpt;
 	struct list_head retired;
 	bool intent_on;
-	bool opt_force;
 	struct exofs_intent *intent;
 };
 

@@ -249,7 +249,6 @@ static struct exofs_sb_info *exofs_alloc_sbi(struct super_block *sb,
 	mutex_init(&sbi->rebuild_mutex);
 	INIT_LIST_HEAD(&sbi->retired);
 	sbi->opt_degraded = ctx->degraded;
-	sbi->opt_force = ctx->force;
 	sbi->opt_stores = kstrdup(ctx->stores, GFP_KERNEL);
 	sbi->sb_buf = kzalloc(EXOFS_SB_SIZE, GFP_KERNEL);
 	if (!sbi->opt_stores || !sbi->sb_buf) {
