@@ -80,6 +80,7 @@ struct exofs_intent_region {
  * @room: woken when the clear pass frees regions of a full record
  * @full: a writer waits for room
  * @stopped: unmount or remount read-only: no more record writes
+ * @wq: runs @work; WQ_MEM_RECLAIM: writeback waits for it
  * @work: writes the record, runs the clear pass
  * @next_clear: jiffies of the next clear pass
  * @buf: the record being written (EXOFS_INTENT_SLOT bytes), used by @work
@@ -102,6 +103,7 @@ struct exofs_intent {
 	wait_queue_head_t room;
 	bool full;
 	bool stopped;
+	struct workqueue_struct *wq;
 	struct delayed_work work;
 	unsigned long next_clear;
 	void *buf;
@@ -402,10 +404,10 @@ static void exofs_intent_work(struct work_struct *work)
 	mutex_lock(&in->lock);
 	more = !in->stopped;
 	if (more && (in->gen != in->done || in->full))
-		mod_delayed_work(system_unbound_wq, &in->work,
+		mod_delayed_work(in->wq, &in->work,
 				 stuck ? HZ / 20 : 0);
 	else if (more && in->nr)
-		mod_delayed_work(system_unbound_wq, &in->work,
+		mod_delayed_work(in->wq, &in->work,
 				 max_t(long, in->next_clear - jiffies, 1));
 	mutex_unlock(&in->lock);
 }
@@ -458,7 +460,7 @@ bool exofs_intent_begin(struct exofs_sb_info *sbi, u64 oid, u64 offset,
 	}
 	while (in->nr + need > EXOFS_INTENT_MAX && !in->stopped) {
 		in->full = true;
-		mod_delayed_work(system_unbound_wq, &in->work, 0);
+		mod_delayed_work(in->wq, &in->work, 0);
 		mutex_unlock(&in->lock);
 		wait_event(in->room, !READ_ONCE(in->full) ||
 			   READ_ONCE(in->stopped));
@@ -477,7 +479,7 @@ bool exofs_intent_begin(struct exofs_sb_info *sbi, u64 oid, u64 offset,
 	if (w->need > in->done) {
 		list_add_tail(&w->node, &in->waiters);
 		queued = true;
-		mod_delayed_work(system_unbound_wq, &in->work, 0);
+		mod_delayed_work(in->wq, &in->work, 0);
 	}
 	mutex_unlock(&in->lock);
 	kfree(spare[0]);
@@ -749,11 +751,15 @@ int exofs_intent_mount(struct exofs_sb_info *sbi, bool force)
 	in->region = exofs_intent_region(sbi->layout.stripe_length);
 	in->stopped = true;
 	in->buf = vzalloc(EXOFS_INTENT_SLOT);
-	err = in->buf ? exofs_intent_load(in) : -ENOMEM;
+	in->wq = alloc_workqueue("exofs-intent", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				 1);
+	err = in->buf && in->wq ? exofs_intent_load(in) : -ENOMEM;
 	if (!err)
 		err = exofs_intent_recover(in, force);
 	if (err) {
 		exofs_intent_free_regions(in);
+		if (in->wq)
+			destroy_workqueue(in->wq);
 		vfree(in->buf);
 		kfree(in);
 		return err;
@@ -849,6 +855,7 @@ void exofs_intent_free(struct exofs_sb_info *sbi)
 		return;
 	sbi->intent = NULL;
 	cancel_delayed_work_sync(&in->work);
+	destroy_workqueue(in->wq);
 	exofs_intent_free_regions(in);
 	vfree(in->buf);
 	kfree(in);
