@@ -704,6 +704,7 @@ static int exofs_intent_load(struct exofs_intent *in)
 	buf = vmalloc(2 * EXOFS_INTENT_SLOT);
 	if (!buf)
 		return -ENOMEM;
+	/* every store's: one that lost record writes names fewer regions */
 	for (i = 0; i < sbi->num_stores && !err; i++) {
 		if (sbi->stores[i].state != EXOFS_STORE_OK)
 			continue;
@@ -714,9 +715,11 @@ static int exofs_intent_load(struct exofs_intent *in)
 				      false, errs);
 		if (!err)
 			err = exofs_intent_load_store(in, i, buf, errs[i]);
+		if (err > 0)	/* a valid record: on to the next store */
+			err = 0;
 	}
 	vfree(buf);
-	return err < 0 ? err : 0;
+	return err;
 }
 
 /**
