@@ -615,8 +615,8 @@ static int exofs_intent_repair(struct exofs_intent *in,
 }
 
 /*
- * Every store that is neither in service nor missing-by-choice: can the
- * regions be repaired? Only with every store in service.
+ * The regions can be repaired only with every store in service: the first
+ * store that is not (missing, failed, stale or being rebuilt), or -1.
  */
 static int exofs_intent_out_of_service(struct exofs_sb_info *sbi)
 {
@@ -628,12 +628,24 @@ static int exofs_intent_out_of_service(struct exofs_sb_info *sbi)
 	return -1;
 }
 
+static void exofs_intent_free_regions(struct exofs_intent *in)
+{
+	struct exofs_intent_region *r;
+	struct hlist_node *tmp;
+	unsigned int b;
+
+	hash_for_each_safe(in->hash, b, tmp, r, hash) {
+		hash_del(&r->hash);
+		kfree(r);
+	}
+	in->nr = 0;
+}
+
 /* The regions the records name, repaired; then the record written empty. */
 static int exofs_intent_recover(struct exofs_intent *in, bool force)
 {
 	struct exofs_sb_info *sbi = in->sbi;
 	struct exofs_intent_region *r;
-	struct hlist_node *tmp;
 	u64 found = 0;
 	unsigned int b, failed = 0;
 	unsigned long t0 = jiffies;
@@ -670,26 +682,9 @@ static int exofs_intent_recover(struct exofs_intent *in, bool force)
 	err = exofs_sync_stores(sbi);
 	if (err)
 		return err;
-	hash_for_each_safe(in->hash, b, tmp, r, hash) {
-		hash_del(&r->hash);
-		kfree(r);
-	}
-	in->nr = 0;
+	exofs_intent_free_regions(in);
 	in->gen++;
 	return 0;
-}
-
-static void exofs_intent_free_regions(struct exofs_intent *in)
-{
-	struct exofs_intent_region *r;
-	struct hlist_node *tmp;
-	unsigned int b;
-
-	hash_for_each_safe(in->hash, b, tmp, r, hash) {
-		hash_del(&r->hash);
-		kfree(r);
-	}
-	in->nr = 0;
 }
 
 /* Read the record of every store in service and add its regions. */
