@@ -70,17 +70,9 @@ fio_verify() {
 		--size=80M --verify=crc32c --verify_fatal=1 --randseed=99 \
 		--verify_only > /tmp/ob_fio_v.out 2>&1 || { tail -n 20 /tmp/ob_fio_v.out; return 1; }
 }
-# fio_wait DESC: wait for fio_bg (in this shell: check would run it in a
-# subshell, which cannot wait for our child) and report it.
+# fio_wait DESC: wait for fio_bg and report it (ob_fio_wait)
 fio_wait() {
-	wait $FIO_PID
-	local rc=$?
-	if [ $rc -eq 0 ] && grep -q 'err= 0' /tmp/ob_fio_bg.out; then
-		ok "$1"
-	else
-		not_ok "$1" "fio exited $rc"
-		tail -n 20 /tmp/ob_fio_bg.out | sed 's/^/#   /'
-	fi
+	ob_fio_wait "$1" "$FIO_PID" /tmp/ob_fio_bg.out
 }
 
 # ---------------------------------------------------------------- RAID5

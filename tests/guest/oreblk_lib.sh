@@ -96,15 +96,22 @@ ob_fio_b_bg() {
 	OB_FIO_B_PID=$!
 }
 
-ob_fio_b_wait() {
-	wait $OB_FIO_B_PID
+# ob_fio_wait DESC PID OUT: wait for a fio started in the background (in
+# this shell: check would run it in a subshell, which cannot wait for our
+# child) whose output goes to OUT, and report it as one result.
+ob_fio_wait() {
+	wait "$2"
 	local rc=$?
-	if [ $rc -eq 0 ] && grep -q 'err= 0' /tmp/ob_fio_b.out; then
+	if [ $rc -eq 0 ] && grep -q 'err= 0' "$3"; then
 		ok "$1"
 	else
 		not_ok "$1" "fio exited $rc"
-		tail -n 20 /tmp/ob_fio_b.out | sed 's/^/#   /'
+		tail -n 20 "$3" | sed 's/^/#   /'
 	fi
+}
+
+ob_fio_b_wait() {
+	ob_fio_wait "$1" "$OB_FIO_B_PID" /tmp/ob_fio_b.out
 }
 
 ob_fio_b_verify() {
