@@ -29,6 +29,21 @@ bool ore_pq_rmw_ok(void);
 int ore_recover_pages(const struct ore_layout *layout, void **ptrs,
 		      unsigned int bytes, int faila, int failb);
 
+/* file_csum.c */
+u64 ore_file_csum_span(u64 offset, u32 len, u32 *nents);
+void ore_file_csum_compute(u32 type, const struct ore_store_io *sio,
+			   __le32 *ents, u32 nents);
+int ore_file_csum_verify(u32 type, const struct ore_store_io *sio,
+			 __le32 *ents, u32 nents);
+int ore_file_csum_read(struct file *cf, u64 first, __le32 *ents, u32 nents);
+int ore_file_csum_write(struct file *cf, u64 first, const __le32 *ents,
+			u32 nents, bool sync);
+int ore_file_csum_clear(struct file *cf, u64 offset, u64 len);
+int ore_file_csum_cut(struct file *cf, u64 size);
+
+/* store_bdev.c */
+extern unsigned int ore_csum_inline_max;
+
 /* store.c */
 void ore_store_init(struct ore_store *store, const struct ore_store_ops *ops,
 		    const char *name);

@@ -94,11 +94,12 @@ struct ore_bdev_store {
 
 /*
  * Requests up to this many bytes are checksummed where they are (writes in
- * ->submit(), reads in bio completion); longer ones in ore_csum_wq: one
- * submitter, or the one CPU that a device's completions come on, would be
- * the limit for large I/O, and the workqueue spreads it over the CPUs.
+ * ->submit(), reads in bio completion); longer ones in ore_csum_wq (a file
+ * store: in its own workqueue): one submitter, or the one CPU that a
+ * device's completions come on, would be the limit for large I/O, and the
+ * workqueue spreads it over the CPUs.
  */
-static unsigned int ore_csum_inline_max = 64 << 10;
+unsigned int ore_csum_inline_max = 64 << 10;
 module_param_named(csum_inline_max, ore_csum_inline_max, uint, 0644);
 MODULE_PARM_DESC(csum_inline_max, "requests checksummed in place up to this many bytes, longer ones in a workqueue (default 65536)");
 

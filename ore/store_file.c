@@ -28,6 +28,19 @@
  * reference to its &struct ore_file_obj, so evicting an entry while I/O
  * runs on it is safe: the file is closed when the last I/O ends.
  *
+ * Data checksums (ore_file_store_enable_csum(), docs/stores.md): each
+ * object's entries are in its side file "<oid>.csum" (ore/file_csum.c for
+ * the format). A write computes the entries of its blocks and writes them
+ * (buffered) into the side file before its data goes out; a read reads
+ * them before its data and checks the data when it arrives: a block that
+ * does not match reads as -EBADMSG, its data in the request's memory.
+ * Requests up to ore_csum_inline_max bytes are hashed where they are (a
+ * read in its completion); longer ones in the store's workqueue, as is
+ * every restamp (&ore_store_io.restamp). Entries and data reach the disk
+ * in no particular order, as with the block store: the user makes that
+ * safe across a crash (exofs: the intent record, whose regions the mount
+ * restamps).
+ *
  * Contexts: ->submit() and the other hooks may sleep. &ore_store_io.end_io
  * is called from the direct I/O completion (bio completion: hard or soft
  * interrupt), from the store's workqueue, or from ->submit() itself.
@@ -52,6 +65,7 @@
 #include <linux/workqueue.h>
 #include <linux/sched/mm.h>
 #include <linux/ioprio.h>
+#include <ore/pure.h>
 
 #include "internal.h"
 
@@ -60,8 +74,8 @@
 #define ORE_FILE_HASH_BITS	6
 /* Work items of one store's workqueue running at once. */
 #define ORE_FILE_WQ_ACTIVE	16
-/* Room for "%llx" of a u64 and the NUL. */
-#define ORE_FILE_NAME_LEN	17
+/* Room for "%llx" of a u64, the side file's suffix and the NUL. */
+#define ORE_FILE_NAME_LEN	(17 + sizeof(ORE_FILE_CSUM_SUFFIX) - 1)
 #define ORE_FILE_OPEN_FLAGS	(O_RDWR | O_LARGEFILE | O_NOATIME | O_NOFOLLOW | \
 				 O_NOCTTY)
 
@@ -75,6 +89,8 @@
  * @dio_off_align: file offset and length alignment for direct I/O, 0 when
  *	the file cannot do direct I/O
  * @dio_mem_align: memory alignment for direct I/O
+ * @csum_file: the open side file of the object's checksums, NULL until it
+ *	is needed and found (set once, by cmpxchg)
  */
 struct ore_file_obj {
 	struct hlist_node node;
@@ -84,6 +100,7 @@ struct ore_file_obj {
 	struct file *file;
 	u32 dio_off_align;
 	u32 dio_mem_align;
+	struct file *csum_file;
 };
 
 /**
@@ -96,6 +113,7 @@ struct ore_file_obj {
  * @hash: the cached &struct ore_file_obj, by oid
  * @lru: the same, most recently used first
  * @nr_cached: entries in @hash
+ * @csum_type: data checksums (ORE_CSUM_*), 0 when off
  */
 struct ore_file_store {
 	struct ore_store store;
@@ -106,6 +124,7 @@ struct ore_file_store {
 	DECLARE_HASHTABLE(hash, ORE_FILE_HASH_BITS);
 	struct list_head lru;
 	unsigned int nr_cached;
+	u32 csum_type;
 };
 
 /**
@@ -121,6 +140,11 @@ struct ore_file_store {
  * @work: runs the buffered part on &ore_file_store.wq
  * @retry: runs ore_file_retry_work() on &ore_file_store.wq (a work item of
  *	its own: the buffered part may be what failed, from inside @work)
+ * @ents: with checksums, the entries of the blocks the request touches
+ *	(a write's computed, a read's from the side file), else NULL
+ * @nents: entries in @ents
+ * @check: a read's data is still to be verified or restamped
+ * @check_work: does it on &ore_file_store.wq
  */
 struct ore_file_io {
 	struct kiocb iocb;
@@ -132,6 +156,10 @@ struct ore_file_io {
 	bool retried;
 	struct work_struct work;
 	struct work_struct retry;
+	__le32 *ents;
+	u32 nents;
+	bool check;
+	struct work_struct check_work;
 };
 
 static atomic_t ore_file_store_ids = ATOMIC_INIT(0);
@@ -155,10 +183,15 @@ static void ore_file_obj_put(struct ore_file_obj *fo, bool sync)
 {
 	if (!refcount_dec_and_test(&fo->ref))
 		return;
-	if (sync)
+	if (sync) {
 		__fput_sync(fo->file);
-	else
+		if (fo->csum_file)
+			__fput_sync(fo->csum_file);
+	} else {
 		fput(fo->file);
+		if (fo->csum_file)
+			fput(fo->csum_file);
+	}
 	kfree(fo);
 	atomic64_dec(&ore_stats.store_files);
 }
@@ -326,27 +359,15 @@ out:
 }
 
 /*
- * Open object @oid with a reference for the caller: from the cache, else
- * from the directory, creating the file when @create. Returns -ENOENT
- * when the object does not exist and !@create, -EUCLEAN when something
- * else than a regular file is at its path. Runs with the store's
- * credentials.
+ * Open the file @name of object @oid (the object's, or its side file),
+ * creating it when @create. Runs with the store's credentials.
  */
-static struct ore_file_obj *ore_file_get(struct ore_file_store *fs, u64 oid,
-					 bool create)
+static struct file *ore_file_open_name(struct ore_file_store *fs, u64 oid,
+				       const char *name, bool create)
 {
-	char name[ORE_FILE_NAME_LEN];
 	const struct cred *old_cred;
-	struct ore_file_obj *fo;
 	struct file *file;
 
-	spin_lock(&fs->lock);
-	fo = ore_file_lookup(fs, oid);
-	spin_unlock(&fs->lock);
-	if (fo)
-		return fo;
-
-	ore_file_name(name, oid);
 	old_cred = override_creds(fs->cred);
 	file = ore_file_open_existing(fs, oid, name);
 	if (create && PTR_ERR_OR_ZERO(file) == -ENOENT) {
@@ -358,6 +379,31 @@ static struct ore_file_obj *ore_file_get(struct ore_file_store *fs, u64 oid,
 			file = ore_file_open_existing(fs, oid, name);
 	}
 	revert_creds(old_cred);
+	return file;
+}
+
+/*
+ * Open object @oid with a reference for the caller: from the cache, else
+ * from the directory, creating the file when @create. Returns -ENOENT
+ * when the object does not exist and !@create, -EUCLEAN when something
+ * else than a regular file is at its path. Runs with the store's
+ * credentials.
+ */
+static struct ore_file_obj *ore_file_get(struct ore_file_store *fs, u64 oid,
+					 bool create)
+{
+	char name[ORE_FILE_NAME_LEN];
+	struct ore_file_obj *fo;
+	struct file *file;
+
+	spin_lock(&fs->lock);
+	fo = ore_file_lookup(fs, oid);
+	spin_unlock(&fs->lock);
+	if (fo)
+		return fo;
+
+	ore_file_name(name, oid);
+	file = ore_file_open_name(fs, oid, name, create);
 	if (IS_ERR(file))
 		return ERR_CAST(file);
 	return ore_file_insert(fs, oid, file);
@@ -380,6 +426,121 @@ static void ore_file_forget(struct ore_file_store *fs, u64 oid)
 }
 
 /* --------------------------------------------------------------------
+ * Data checksums
+ */
+
+/* Does @sio store or verify checksums? */
+static bool ore_file_csum_on(const struct ore_file_store *fs,
+			     const struct ore_store_io *sio)
+{
+	return READ_ONCE(fs->csum_type) && !sio->no_csum && !sio->discard;
+}
+
+/*
+ * The side file of @fo's object, opened (made when @create) if it is not
+ * yet: NULL when the object has none and !@create, or ERR_PTR. It stays
+ * open as long as @fo. Process context.
+ */
+static struct file *ore_file_csum_get(struct ore_file_store *fs,
+				      struct ore_file_obj *fo, bool create)
+{
+	char name[ORE_FILE_NAME_LEN];
+	struct file *file, *old;
+
+	file = READ_ONCE(fo->csum_file);
+	if (file)
+		return file;
+	snprintf(name, sizeof(name), "%llx" ORE_FILE_CSUM_SUFFIX, fo->oid);
+	file = ore_file_open_name(fs, fo->oid, name, create);
+	if (IS_ERR(file))
+		return PTR_ERR(file) == -ENOENT ? NULL : file;
+	old = cmpxchg(&fo->csum_file, NULL, file);
+	if (old) {
+		fput(file);
+		return old;
+	}
+	return file;
+}
+
+/*
+ * Before the data of @fio moves: a write computes its entries and writes
+ * them into the side file (synced with a FUA write), a read reads them
+ * (a restamp later, see ore_file_check_work()). Process context, with the
+ * store's credentials.
+ */
+static int ore_file_csum_begin(struct ore_file_io *fio)
+{
+	struct ore_store_io *sio = fio->sio;
+	struct ore_file_store *fs = fio->fs;
+	struct file *cf;
+	u64 first;
+	int err;
+
+	first = ore_file_csum_span(sio->offset, sio->len, &fio->nents);
+	fio->ents = kvmalloc_array(fio->nents, sizeof(*fio->ents), GFP_NOFS);
+	if (!fio->ents)
+		return -ENOMEM;
+	if (!sio->write && sio->restamp) {
+		fio->check = true;
+		return 0;
+	}
+	cf = ore_file_csum_get(fs, fio->fo, sio->write);
+	if (IS_ERR(cf))
+		return PTR_ERR(cf);
+	if (!sio->write) {
+		/* no side file: nothing to verify */
+		fio->check = !!cf;
+		return ore_file_csum_read(cf, first, fio->ents, fio->nents);
+	}
+	ore_file_csum_compute(fs->csum_type, sio, fio->ents, fio->nents);
+	err = ore_file_csum_write(cf, first, fio->ents, fio->nents, sio->fua);
+	kvfree(fio->ents);
+	fio->ents = NULL;
+	return err;
+}
+
+/* Verify the data @fio read. Any context. */
+static int ore_file_csum_check(struct ore_file_io *fio)
+{
+	struct ore_store_io *sio = fio->sio;
+	int err;
+
+	err = ore_file_csum_verify(fio->fs->csum_type, sio, fio->ents,
+				   fio->nents);
+	if (err == -EBADMSG)
+		pr_warn_ratelimited("store %s: oid 0x%llx: data read at offset %llu (%u bytes) does not match its checksums\n",
+				    sio->store->name, sio->oid, sio->offset,
+				    sio->len);
+	return err;
+}
+
+/* Store the entries of the data @fio read. Process context. */
+static int ore_file_csum_restamp(struct ore_file_io *fio)
+{
+	struct ore_store_io *sio = fio->sio;
+	struct ore_file_store *fs = fio->fs;
+	const struct cred *old_cred;
+	struct file *cf;
+	unsigned int nofs;
+	int err;
+
+	nofs = memalloc_nofs_save();
+	cf = ore_file_csum_get(fs, fio->fo, true);
+	if (IS_ERR(cf)) {
+		err = PTR_ERR(cf);
+	} else {
+		ore_file_csum_compute(fs->csum_type, sio, fio->ents,
+				      fio->nents);
+		old_cred = override_creds(fs->cred);
+		err = ore_file_csum_write(cf, sio->offset / ORE_CSUM_BLOCK,
+					  fio->ents, fio->nents, false);
+		revert_creds(old_cred);
+	}
+	memalloc_nofs_restore(nofs);
+	return err;
+}
+
+/* --------------------------------------------------------------------
  * I/O
  */
 
@@ -387,6 +548,7 @@ static void ore_file_io_put(struct ore_file_io *fio)
 {
 	if (refcount_dec_and_test(&fio->ref)) {
 		ore_file_obj_put(fio->fo, false);
+		kvfree(fio->ents);
 		kfree(fio);
 	}
 }
@@ -441,8 +603,17 @@ static void ore_file_io_finish(struct ore_file_io *fio, long error)
 		queue_work(fio->fs->wq, &fio->retry);
 		return;
 	}
+	if (!error && fio->check) {
+		if (sio->restamp || sio->len > ore_csum_inline_max) {
+			queue_work(fio->fs->wq, &fio->check_work);
+			return;
+		}
+		fio->check = false;
+		error = ore_file_csum_check(fio);
+	}
 	switch (error) {
 	case 0:
+	case -EBADMSG:	/* the data is wrong, the store works */
 		break;
 	case -ERESTARTSYS:
 	case -ERESTARTNOINTR:
@@ -496,6 +667,21 @@ static long ore_file_rw_buffered(struct ore_file_io *fio)
 		fio->done += ret;
 	}
 	return 0;
+}
+
+/* A read's data verified, or restamped, in process context. */
+static void ore_file_check_work(struct work_struct *work)
+{
+	struct ore_file_io *fio = container_of(work, struct ore_file_io,
+					       check_work);
+	int err;
+
+	fio->check = false;
+	if (fio->sio->restamp)
+		err = ore_file_csum_restamp(fio);
+	else
+		err = ore_file_csum_check(fio);
+	ore_file_io_finish(fio, err);
 }
 
 static void ore_file_io_work(struct work_struct *work)
@@ -674,7 +860,8 @@ static void ore_file_deferred_work(struct work_struct *work)
 
 /*
  * A discard punches a hole in the object's file (nothing when the file does
- * not exist or its filesystem cannot punch holes); from the workqueue.
+ * not exist or its filesystem cannot punch holes), and takes the checksums
+ * of the blocks it touched; from the workqueue.
  */
 static void ore_file_discard(struct ore_store_io *sio)
 {
@@ -693,6 +880,12 @@ static void ore_file_discard(struct ore_store_io *sio)
 		err = vfs_fallocate(fo->file,
 				    FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 				    sio->offset, sio->len);
+		if (!err && READ_ONCE(fs->csum_type) && !sio->no_csum) {
+			struct file *cf = ore_file_csum_get(fs, fo, false);
+
+			err = IS_ERR(cf) ? PTR_ERR(cf) :
+			      ore_file_csum_clear(cf, sio->offset, sio->len);
+		}
 		revert_creds(old_cred);
 		ore_file_obj_put(fo, false);
 	}
@@ -711,7 +904,9 @@ static void ore_file_submit(struct ore_store_io *sio)
 
 	if (!ore_store_io_start(sio))
 		return;
-	if (sio->discard || ore_file_submit_blocks(fs, sio)) {
+	if (sio->discard || ore_file_submit_blocks(fs, sio) ||
+	    (sio->write && sio->len > ore_csum_inline_max &&
+	     ore_file_csum_on(fs, sio))) {
 		d = kmalloc(sizeof(*d), GFP_NOIO);
 		if (d) {
 			d->sio = sio;
@@ -779,6 +974,20 @@ static void __ore_file_start(struct ore_store_io *sio, bool retried)
 	fio->retried = retried;
 	INIT_WORK(&fio->work, ore_file_io_work);
 	INIT_WORK(&fio->retry, ore_file_retry_work);
+	INIT_WORK(&fio->check_work, ore_file_check_work);
+
+	if (ore_file_csum_on(fs, sio)) {
+		int err;
+
+		old_cred = override_creds(fs->cred);
+		err = ore_file_csum_begin(fio);
+		revert_creds(old_cred);
+		if (err) {
+			fio->check = false;
+			ore_file_io_finish(fio, err);
+			goto out;
+		}
+	}
 
 	if (ore_file_dio_ok(fo, sio)) {
 		old_cred = override_creds(fs->cred);
@@ -828,20 +1037,14 @@ static int ore_file_create(struct ore_store *store, u64 oid)
 	return 0;
 }
 
-static int ore_file_remove(struct ore_store *store, u64 oid)
+/* Unlink the file @name of the store's directory; -ENOENT when none. */
+static int ore_file_unlink(struct ore_file_store *fs, const char *name)
 {
-	struct ore_file_store *fs = to_file_store(store);
 	struct path *root = &fs->dir->f_path;
 	struct inode *dir = d_inode(root->dentry);
-	char name[ORE_FILE_NAME_LEN];
 	const struct cred *old_cred;
 	struct dentry *dentry;
 	int err;
-
-	if (ore_store_failed(store))
-		return -EIO;
-	ore_file_forget(fs, oid);
-	ore_file_name(name, oid);
 
 	old_cred = override_creds(fs->cred);
 	err = mnt_want_write(root->mnt);
@@ -863,6 +1066,33 @@ out_unlock:
 	mnt_drop_write(root->mnt);
 out_creds:
 	revert_creds(old_cred);
+	return err;
+}
+
+/*
+ * With checksums the side file goes first: a crash between the two leaves
+ * an object without checksums, never checksums that a new object of the
+ * same oid would inherit.
+ */
+static int ore_file_remove(struct ore_store *store, u64 oid)
+{
+	struct ore_file_store *fs = to_file_store(store);
+	char name[ORE_FILE_NAME_LEN];
+	int err = 0;
+
+	if (ore_store_failed(store))
+		return -EIO;
+	ore_file_forget(fs, oid);
+	if (READ_ONCE(fs->csum_type)) {
+		snprintf(name, sizeof(name), "%llx" ORE_FILE_CSUM_SUFFIX, oid);
+		err = ore_file_unlink(fs, name);
+		if (err == -ENOENT)
+			err = 0;
+	}
+	if (!err) {
+		ore_file_name(name, oid);
+		err = ore_file_unlink(fs, name);
+	}
 	if (err && err != -ENOENT)
 		pr_err("store %s: cannot remove object 0x%llx: %d\n",
 		       store->name, oid, err);
@@ -887,6 +1117,11 @@ static int ore_file_truncate(struct ore_store *store, u64 oid, u64 size)
 	}
 	old_cred = override_creds(fs->cred);
 	err = vfs_truncate(&fo->file->f_path, size);
+	if (!err && READ_ONCE(fs->csum_type)) {
+		struct file *cf = ore_file_csum_get(fs, fo, false);
+
+		err = IS_ERR(cf) ? PTR_ERR(cf) : ore_file_csum_cut(cf, size);
+	}
 	revert_creds(old_cred);
 	ore_file_obj_put(fo, false);
 out:
@@ -963,6 +1198,8 @@ static int ore_file_flush(struct ore_store *store, u64 oid)
 				err = 0;
 		} else {
 			err = vfs_fsync(fo->file, 0);
+			if (!err && READ_ONCE(fo->csum_file))
+				err = vfs_fsync(fo->csum_file, 0);
 			ore_file_obj_put(fo, false);
 		}
 	}
@@ -998,6 +1235,41 @@ static int ore_file_statfs(struct ore_store *store, struct kstatfs *buf)
 {
 	return vfs_statfs(&to_file_store(store)->dir->f_path, buf);
 }
+
+static const struct ore_store_ops ore_file_store_ops;
+
+/**
+ * ore_file_store_enable_csum - keep checksums of a file store's data
+ * @store: a store of ore_file_store_open(), before its first request
+ * @type: ORE_CSUM_CRC32C or ORE_CSUM_XXH64
+ *
+ * From now on every write stores the checksum of each ORE_CSUM_BLOCK of
+ * data it covers in the object's side file "<oid>.csum" (docs/stores.md),
+ * and every read verifies its blocks: a block that does not match fails
+ * the read with -EBADMSG (the data read is in the request's memory), which
+ * ORE repairs from the redundancy. Requests with
+ * &ore_store_io.no_csum are left alone. Entries and data reach the disk in
+ * no particular order: after a crash, the user restamps
+ * (&ore_store_io.restamp) the ranges that had writes in flight.
+ *
+ * Return: 0, or -EINVAL for another kind of store or an unknown @type.
+ */
+int ore_file_store_enable_csum(struct ore_store *store, u32 type)
+{
+	if (store->ops != &ore_file_store_ops) {
+		pr_err("store %s: not a file store: no side-file checksums\n",
+		       store->name);
+		return -EINVAL;
+	}
+	if (type != ORE_CSUM_CRC32C && type != ORE_CSUM_XXH64) {
+		pr_err("store %s: unknown checksum type %u\n", store->name,
+		       type);
+		return -EINVAL;
+	}
+	WRITE_ONCE(to_file_store(store)->csum_type, type);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ore_file_store_enable_csum);
 
 static const struct ore_store_ops ore_file_store_ops = {
 	.submit		= ore_file_submit,

@@ -48,9 +48,14 @@ struct file;
  *	component write: a component created anew would read as zeros where
  *	its lost data was)
  * @restamp: with a read on a store that checksums its data
- *	(ore_bdev_store_enable_csum()): take what is read as right and store
- *	its checksums, instead of verifying them (the regions a crash cut
- *	writes in, before their redundancy is repaired)
+ *	(ore_bdev_store_enable_csum(), ore_file_store_enable_csum()): take
+ *	what is read as right and store its checksums, instead of verifying
+ *	them (the regions a crash cut writes in, before their redundancy is
+ *	repaired)
+ * @no_csum: on a file store that checksums its data, this request neither
+ *	stores nor verifies checksums (objects with checksums of their own,
+ *	rewritten in place, such as exofs' superblocks: their every access
+ *	must carry it)
  * @end_io: called once when the I/O is over, possibly in interrupt context
  * @error: 0 or negative errno, set before @end_io is called; -EBADMSG for
  *	a read whose data does not match the checksums the store keeps (the
@@ -73,6 +78,7 @@ struct ore_store_io {
 	bool discard;
 	bool no_create;
 	bool restamp;
+	bool no_csum;
 	void (*end_io)(struct ore_store_io *sio);
 	int error;
 	void *private;
@@ -156,6 +162,7 @@ struct ore_store *ore_bdev_store_open_file(struct file *bdev_file, u64 start,
 					   u64 len);
 int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start,
 			       u32 type);
+int ore_file_store_enable_csum(struct ore_store *store, u32 type);
 int ore_store_statfs(struct ore_store *store, struct kstatfs *buf);
 struct ore_store *ore_missing_store_create(const char *name);
 struct ore_store *ore_replace_store_create(struct ore_store *primary,

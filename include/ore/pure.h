@@ -118,6 +118,12 @@ static inline u32 ore_crc32c_skip(u32 crc, const void *buf, size_t len,
  *	ORE_CSUM_XXH64	the low 32 bits of xxh64(block, 4096, seed 0)
  */
 #define ORE_CSUM_BLOCK		4096u
+/*
+ * A file store keeps the entries of object <oid> in its side file
+ * "<oid>" ORE_FILE_CSUM_SUFFIX, entry i at byte i * ORE_CSUM_ENTRY; entries
+ * past its end or in its holes, and all of a missing side file, are 0.
+ */
+#define ORE_FILE_CSUM_SUFFIX	".csum"
 #define ORE_CSUM_ENTRY		4u
 #define ORE_CSUM_CRC32C		1u
 #define ORE_CSUM_XXH64		2u

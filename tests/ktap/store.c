@@ -32,6 +32,7 @@
 #define OT_OID_CONC	0x2000		/* .. + 7 */
 #define OT_OID_MANY	0x3000		/* .. + OT_MANY - 1 */
 #define OT_OID_FULL	0x4000
+#define OT_OID_CSUM	0x4100		/* + ORE_CSUM_* */
 #define OT_MANY		(ORE_FILE_STORE_OPEN_MAX + 64)
 
 /* Bytes of the region the random round trips work in. */
@@ -1086,25 +1087,39 @@ static void ot_sync_end(struct ore_store_io *sio)
 	complete(sio->private);
 }
 
-/* A read of @len bytes at @off with &ore_store_io.restamp. */
-static int ot_restamp_read(struct ot_ctx *ctx, struct ore_store *s, u64 off,
-			   void *buf, u32 len)
+/* Flags of ot_flag_io() */
+#define OT_RESTAMP	1u
+#define OT_NO_CSUM	2u
+#define OT_DISCARD	4u
+
+/*
+ * A request of @len bytes at @off of @oid with the flags of &ore_store_io
+ * named by @flags: a read, or with OT_DISCARD a discard (@buf unused).
+ */
+static int ot_flag_io(struct ot_ctx *ctx, struct ore_store *s, u64 oid,
+		      u64 off, void *buf, u32 len, unsigned int flags)
 {
 	struct completion done;
 	struct ore_store_io sio = { };
-	struct bio_vec *bvec;
-	unsigned int n;
+	struct bio_vec *bvec = NULL;
+	unsigned int n = 0;
 
-	n = ot_make_bvecs(ctx, buf, len, PAGE_SIZE, &bvec);
-	if (!n)
-		return -ENOMEM;
+	if (!(flags & OT_DISCARD)) {
+		n = ot_make_bvecs(ctx, buf, len, PAGE_SIZE, &bvec);
+		if (!n)
+			return -ENOMEM;
+	}
 	init_completion(&done);
 	sio.store = s;
+	sio.oid = oid;
 	sio.offset = off;
 	sio.len = len;
 	sio.bvec = bvec;
 	sio.nr_bvec = n;
-	sio.restamp = true;
+	sio.restamp = flags & OT_RESTAMP;
+	sio.no_csum = flags & OT_NO_CSUM;
+	sio.discard = flags & OT_DISCARD;
+	sio.write = sio.discard;
 	sio.end_io = ot_sync_end;
 	sio.private = &done;
 	INIT_LIST_HEAD(&sio.queue);
@@ -1194,8 +1209,8 @@ static void ot_bdev_csum(struct ot_ctx *ctx)
 	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, 0, 3 * PAGE_SIZE, buf,
 				      PAGE_SIZE, false, false, PAGE_SIZE), 0);
 	/* a restamp read takes it as right */
-	OT_EXPECT_EQ(ctx, ot_restamp_read(ctx, s, 2 * PAGE_SIZE, buf,
-					  PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_flag_io(ctx, s, 0, 2 * PAGE_SIZE, buf, PAGE_SIZE,
+				     OT_RESTAMP), 0);
 	err = ot_store_rw(ctx, s, 0, 2 * PAGE_SIZE, buf, PAGE_SIZE, false,
 			  false, PAGE_SIZE);
 	OT_EXPECT(ctx, !err && !memcmp(buf, junk, PAGE_SIZE),
@@ -1253,6 +1268,191 @@ static void ot_bdev_csum_errors(struct ot_ctx *ctx)
 	ore_store_put(s);
 }
 
+/* ------------------------------------------------------------------
+ * Data checksums of a file store (ore_file_store_enable_csum()).
+ */
+
+/*
+ * The entries of object @oid in its side file in @dir, into @ents (at
+ * most @n); returns how many there are (the side file's length / 4), or
+ * -errno (-ENOENT: no side file).
+ */
+static long ot_side_entries(const char *dir, u64 oid, __le32 *ents, u32 n)
+{
+	char *path = kasprintf(GFP_KERNEL, "%s/%llx" ORE_FILE_CSUM_SUFFIX, dir,
+			       oid);
+	struct file *f;
+	loff_t pos = 0;
+	long ret;
+
+	if (!path)
+		return -ENOMEM;
+	f = filp_open(path, O_RDONLY | O_LARGEFILE, 0);
+	kfree(path);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = i_size_read(file_inode(f)) / ORE_CSUM_ENTRY;
+	memset(ents, 0, n * ORE_CSUM_ENTRY);
+	if (kernel_read(f, ents, n * ORE_CSUM_ENTRY, &pos) < 0)
+		ret = -EIO;
+	fput(f);
+	return ret;
+}
+
+/*
+ * A second store on the first directory keeps checksums; the first
+ * store, on the same files, writes behind it. 64 blocks written in one
+ * request (hashed in the store's workqueue) read back, their entries in
+ * the side file; one block overwritten behind the store fails with
+ * -EBADMSG (in the workqueue's check and in the in-place one), its
+ * neighbours read, a no_csum read is not verified; a restamp read takes
+ * it as right; a write stamps it anew. A partial block written gets no
+ * checksum, a truncate in a block takes its entry, a discard takes those
+ * of its blocks, a remove takes the side file.
+ */
+static void ot_file_csum(struct ot_ctx *ctx)
+{
+	const u32 type = ctx->arg, size = 64 * ORE_CSUM_BLOCK;
+	const u64 oid = OT_OID_CSUM + type;
+	struct ore_store *plain = ot_fstore(ctx, 0), *s = NULL;
+	u8 *data = NULL, *buf = NULL, *junk = NULL;
+	__le32 *ents = NULL;
+	long n;
+	int err;
+	u32 b;
+
+	if (!plain)
+		return;
+	s = ore_file_store_open(ctx->dirs[0]);
+	if (!OT_EXPECT(ctx, !IS_ERR(s), "open: %ld", PTR_ERR(s)))
+		return;
+	data = vmalloc(size);
+	buf = vmalloc(size);
+	junk = vmalloc(PAGE_SIZE);
+	ents = vzalloc(PAGE_SIZE);
+	if (!OT_EXPECT(ctx, data && buf && junk && ents, "no memory"))
+		goto out;
+	OT_EXPECT_EQ(ctx, ore_file_store_enable_csum(s, type), 0);
+	ot_forget(ctx, s, oid);
+	OT_EXPECT_EQ(ctx, s->ops->create(s, oid), 0);
+
+	/* written whole: read back, entries in the side file */
+	ot_fill(ctx, data, size);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, data, size, true, false,
+				      PAGE_SIZE), 0);
+	err = ot_store_rw(ctx, s, oid, 0, buf, size, false, false, PAGE_SIZE);
+	OT_EXPECT(ctx, !err && !memcmp(buf, data, size), "read back: %d", err);
+	n = ot_side_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
+	OT_EXPECT_EQ(ctx, n, 64);
+	for (b = 0; b < 64 && n == 64; b++)
+		if (!OT_EXPECT(ctx, le32_to_cpu(ents[b]) ==
+			       ot_csum_entry(type, data + b * ORE_CSUM_BLOCK),
+			       "entry %u: 0x%08x in the side file, 0x%08x computed",
+			       b, le32_to_cpu(ents[b]),
+			       ot_csum_entry(type, data + b * ORE_CSUM_BLOCK)))
+			break;
+
+	/* block 2 overwritten behind the store */
+	ot_fill(ctx, junk, PAGE_SIZE);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, plain, oid, 2 * PAGE_SIZE, junk,
+				      PAGE_SIZE, true, true, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, size, false, false,
+				      PAGE_SIZE), -EBADMSG);
+	OT_EXPECT(ctx, !memcmp(buf + 2 * PAGE_SIZE, junk, PAGE_SIZE),
+		  "the data read is in the buffer");
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, 4 * PAGE_SIZE,
+				      false, false, PAGE_SIZE), -EBADMSG);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, PAGE_SIZE, buf, PAGE_SIZE,
+				      false, false, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 3 * PAGE_SIZE, buf,
+				      PAGE_SIZE, false, false, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_flag_io(ctx, s, oid, 2 * PAGE_SIZE, buf,
+				     PAGE_SIZE, OT_NO_CSUM), 0);
+	/* a restamp read takes it as right */
+	OT_EXPECT_EQ(ctx, ot_flag_io(ctx, s, oid, 0, buf, size, OT_RESTAMP), 0);
+	err = ot_store_rw(ctx, s, oid, 0, buf, size, false, false, PAGE_SIZE);
+	OT_EXPECT(ctx, !err && !memcmp(buf + 2 * PAGE_SIZE, junk, PAGE_SIZE),
+		  "after the restamp: %d", err);
+	/* overwritten again, then written through the store */
+	ot_fill(ctx, junk, PAGE_SIZE);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, plain, oid, 2 * PAGE_SIZE, junk,
+				      PAGE_SIZE, true, true, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 2 * PAGE_SIZE, buf,
+				      PAGE_SIZE, false, false, PAGE_SIZE),
+		     -EBADMSG);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 2 * PAGE_SIZE,
+				      data + 2 * PAGE_SIZE, PAGE_SIZE, true,
+				      false, PAGE_SIZE), 0);
+	err = ot_store_rw(ctx, s, oid, 0, buf, size, false, false, PAGE_SIZE);
+	OT_EXPECT(ctx, !err && !memcmp(buf, data, size), "rewritten: %d", err);
+
+	/* part of block 4 written: no checksum for it */
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 4 * PAGE_SIZE + 5, junk, 100,
+				      true, false, 0), 0);
+	n = ot_side_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
+	OT_EXPECT(ctx, n == 64 && !ents[4] && ents[3] && ents[5],
+		  "entries %ld, 3-5: %08x %08x %08x", n, le32_to_cpu(ents[3]),
+		  le32_to_cpu(ents[4]), le32_to_cpu(ents[5]));
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, plain, oid, 4 * PAGE_SIZE, junk,
+				      PAGE_SIZE, true, true, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 4 * PAGE_SIZE, buf,
+				      PAGE_SIZE, false, false, PAGE_SIZE), 0);
+
+	/* a discard of blocks 8-9 and part of 10 */
+	OT_EXPECT_EQ(ctx, ot_flag_io(ctx, s, oid, 8 * PAGE_SIZE, NULL,
+				     2 * PAGE_SIZE + 512, OT_DISCARD), 0);
+	n = ot_side_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
+	OT_EXPECT(ctx, n == 64 && ents[7] && !ents[8] && !ents[9] &&
+		  !ents[10] && ents[11], "after the discard: %ld", n);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, size, false, false,
+				      PAGE_SIZE), 0);
+
+	/* a truncate in block 20: its entry goes, and those after it */
+	OT_EXPECT_EQ(ctx, s->ops->truncate(s, oid, 20 * PAGE_SIZE + 100), 0);
+	n = ot_side_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
+	OT_EXPECT(ctx, n == 21 && ents[19] && !ents[20],
+		  "after the truncate: %ld entries", n);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, 24 * PAGE_SIZE,
+				      false, false, PAGE_SIZE), 0);
+	OT_EXPECT(ctx, ot_is_zero(buf + 20 * PAGE_SIZE + 100,
+				  4 * PAGE_SIZE - 100), "zeros past the end");
+	OT_EXPECT_EQ(ctx, s->ops->flush(s, oid), 0);
+
+	/* a remove takes the side file */
+	OT_EXPECT_EQ(ctx, s->ops->remove(s, oid), 0);
+	OT_EXPECT_EQ(ctx, ot_side_entries(ctx->dirs[0], oid, ents, 1),
+		     -ENOENT);
+	/*
+	 * An object written without checksums reads unverified (the first
+	 * store forgets the file it has open, unlinked by the remove).
+	 */
+	ot_forget(ctx, plain, oid);
+	OT_EXPECT_EQ(ctx, plain->ops->create(plain, oid), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, plain, oid, 0, data, PAGE_SIZE,
+				      true, false, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, PAGE_SIZE, false,
+				      false, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, s->ops->remove(s, oid), 0);
+
+	/* the wrong store, the wrong type */
+	OT_EXPECT_EQ(ctx, ore_file_store_enable_csum(s, 7), -EINVAL);
+	if (ctx->nr_bdevs) {
+		struct ore_store *bs = ot_bdev_open(ctx, 0, 0, 0, NULL);
+
+		if (bs) {
+			OT_EXPECT_EQ(ctx, ore_file_store_enable_csum(bs, type),
+				     -EINVAL);
+			ore_store_put(bs);
+		}
+	}
+out:
+	vfree(ents);
+	vfree(junk);
+	vfree(buf);
+	vfree(data);
+	ore_store_put(s);
+}
+
 static void ot_no_leaks(struct ot_ctx *ctx)
 {
 	while (ctx->nr_fstores)
@@ -1289,6 +1489,8 @@ const struct ot_case ot_store_cases[] = {
 	{ "bdev_csum_crc32c", ot_bdev_csum, ORE_CSUM_CRC32C },
 	{ "bdev_csum_xxh64", ot_bdev_csum, ORE_CSUM_XXH64 },
 	{ "bdev_csum_errors", ot_bdev_csum_errors },
+	{ "file_csum_crc32c", ot_file_csum, ORE_CSUM_CRC32C },
+	{ "file_csum_xxh64", ot_file_csum, ORE_CSUM_XXH64 },
 };
 
 const unsigned int ot_nr_store_cases = ARRAY_SIZE(ot_store_cases);
