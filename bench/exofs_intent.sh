@@ -1,8 +1,11 @@
 #!/bin/sh
 # exofs benchmark (issue 12): the cost of the write-hole protection (the
-# intent record, docs/exofs-format.md) against the same filesystem without
-# it (mkfs.exofs --consistency-policy none), in one guest run on the same
-# disks: RAID5 over 4 ext4 stores and RAID6 over 6.
+# intent record, docs/exofs-format.md) and of the data checksums, against
+# the same filesystem without them, in one guest run on the same disks:
+# RAID5 over 4 ext4 stores and RAID6 over 6. Three configurations:
+#   none    mkfs.exofs --consistency-policy none (no record, no checksums)
+#   intent  --consistency-policy intent --checksum none
+#   csum    --consistency-policy intent --checksum crc32c (the default)
 #   make bench B=exofs_intent ARGS="--disks 6 --disk-size 1G --args rounds=2"
 #
 # Jobs, each on a fresh filesystem (the host's fio, through the page cache:
@@ -15,8 +18,9 @@
 #   untar      the kernel subset of tools/Makefile `tree` (about 3300
 #              files) untarred and synced (seconds: small files, the
 #              record's worst case: one region per file)
-# Rounds alternate which policy goes first. Printed: the mean and spread
-# of each policy and the ratio intent/none (goal: >= 0.90 for throughput,
+# Rounds rotate which configuration goes first. Printed: the mean and
+# spread of each and the ratios intent/none (the record's cost), csum/intent
+# (the checksums') and csum/none (both; goal: >= 0.90 for throughput,
 # <= 1.10 for time).
 #
 # Arguments (--args): size=SIZE (default 256M), runtime=SECONDS (15),
@@ -58,13 +62,22 @@ fio_run() {
 # KiB/s, 49 write IOPS
 field() { tail -n 1 $OUT/fio.out | awk -F';' -v f="$1" '{ print $f }'; }
 
-# one_round LEVEL POLICY: the four figures, "SW RW SR UT", to stdout
+# mkfs.exofs arguments of configuration $1
+conf_args() {
+	case $1 in
+	none) echo "--consistency-policy none" ;;
+	intent) echo "--consistency-policy intent --checksum none" ;;
+	csum) echo "--consistency-policy intent --checksum crc32c" ;;
+	esac
+}
+
+# one_round LEVEL CONF: the four figures, "SW RW SR UT", to stdout
 one_round() {
 	local lvl=$1 pol=$2 n stores sw rw sr ut c
 	n=$([ "$lvl" = 5 ] && echo 4 || echo 6)
 	stores=$(echo $ALL | cut -d' ' -f1-$n)
 	EXOFS_STORES=$stores
-	mkfs.exofs -q -f --raid $lvl --consistency-policy $pol $stores > $OUT/mkfs.out 2>&1 &&
+	mkfs.exofs -q -f --raid $lvl $(conf_args $pol) $stores > $OUT/mkfs.out 2>&1 &&
 	exofs_mount "" $M > /dev/null 2>&1 || { cat $OUT/mkfs.out >&2; echo "0 0 0 0"; return; }
 	fio_run seqwrite --rw=write --bs=1M --size=$SIZE --end_fsync=1 --create_on_open=1 &&
 		sw=$(field 48 | awk '{ printf "%.1f", $1 / 1024 }') || sw=0
@@ -78,7 +91,7 @@ one_round() {
 	c=$(now)
 	tar -xf /tmp/tree.tar -C $M && sync
 	ut=$(awk -v a="$c" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
-	diag "raid$lvl $pol: $(cat /sys/fs/exofs/*/intent)" >&2
+	diag "raid$lvl $pol: $(cat /sys/fs/exofs/*/intent), checksums $(cat /sys/fs/exofs/*/checksums) errors $(cat /sys/fs/exofs/*/checksum_errors)" >&2
 	exofs_umount $M
 	echo "$sw $rw $sr $ut"
 }
@@ -94,9 +107,14 @@ for lvl in $(echo $LEVELS | tr '+' ' '); do
 	[ "$lvl" = 6 ] && [ "$ORE_DISKS" -lt 6 ] && { echo "raid6 needs 6 disks"; continue; }
 	: > $OUT/r$lvl.none
 	: > $OUT/r$lvl.intent
+	: > $OUT/r$lvl.csum
 	r=1
 	while [ $r -le "$ROUNDS" ]; do
-		if [ $((r % 2)) = 1 ]; then order="none intent"; else order="intent none"; fi
+		case $((r % 3)) in
+		1) order="none intent csum" ;;
+		2) order="csum none intent" ;;
+		0) order="intent csum none" ;;
+		esac
 		for pol in $order; do
 			line=$(one_round $lvl $pol)
 			diag "raid$lvl round $r $pol: $line"
@@ -105,14 +123,19 @@ for lvl in $(echo $LEVELS | tr '+' ' '); do
 		r=$((r + 1))
 	done
 	n=$([ "$lvl" = 5 ] && echo 4 || echo 6)
-	echo "== exofs raid$lvl over $n ext4 stores, $ROUNDS rounds, size $SIZE: intent record against none"
-	printf '%-34s %16s %16s %8s\n' job none intent ratio
+	echo "== exofs raid$lvl over $n ext4 stores, $ROUNDS rounds, size $SIZE: intent record and checksums against none"
+	printf '%-38s %14s %14s %14s %7s %7s %7s\n' job none intent csum \
+		int/none csum/int csum/none
 	col=1
 	for job in "seq write 1 MiB (MB/s)" "rand write 4 KiB, fdatasync/16 (IOPS)" \
 		   "seq read 1 MiB (MB/s)" "untar + sync (s)"; do
-		printf '%-34s %16s %16s %8s\n' "$job" "$(mean_spread $OUT/r$lvl.none $col)" \
+		printf '%-38s %14s %14s %14s %7s %7s %7s\n' "$job" \
+			"$(mean_spread $OUT/r$lvl.none $col)" \
 			"$(mean_spread $OUT/r$lvl.intent $col)" \
-			"$(ratio "$(mean $OUT/r$lvl.intent $col)" "$(mean $OUT/r$lvl.none $col)")"
+			"$(mean_spread $OUT/r$lvl.csum $col)" \
+			"$(ratio "$(mean $OUT/r$lvl.intent $col)" "$(mean $OUT/r$lvl.none $col)")" \
+			"$(ratio "$(mean $OUT/r$lvl.csum $col)" "$(mean $OUT/r$lvl.intent $col)")" \
+			"$(ratio "$(mean $OUT/r$lvl.csum $col)" "$(mean $OUT/r$lvl.none $col)")"
 		col=$((col + 1))
 	done
 done

@@ -40,7 +40,7 @@ pnfs_built || { echo "nfsd.ko, exofs_pnfs.ko or objlayoutdriver.ko is not built 
 
 setup() {
 	exofs_load >/dev/null && exofs_stores_ext4 4 >/dev/null &&
-	mkfs.exofs -f --raid 5 -L bench $EXOFS_STORES > /tmp/mkfs.out 2>&1 &&
+	mkfs.exofs -f --checksum none --raid 5 -L bench $EXOFS_STORES > /tmp/mkfs.out 2>&1 &&
 	exofs_mount "" $E && pnfs_load_nfsd && pnfs_data_servers /tmp/mkfs.out >/dev/null &&
 	pnfs_nfs_server 4 8 >/dev/null &&
 	for i in 0 1 2 3; do pnfs_ds_mount $i || return 1; done &&

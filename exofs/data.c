@@ -126,6 +126,8 @@ static void exofs_read_done(struct ore_io_state *ios, void *priv)
 
 	if (ios->degraded)
 		atomic64_inc(&exofs_sb(rd->io.inode->i_sb)->cnt.degraded_ios);
+	if (ios->csum_errors)
+		exofs_csum_repair(rd->io.inode, ios, err);
 	ore_put_io_state(ios);
 	exofs_read_end(rd, err);
 }
@@ -250,6 +252,8 @@ static int exofs_read_folio_sync(struct inode *inode, struct folio *folio)
 	atomic64_inc(&sbi->cnt.read_ios);
 	err = ore_read(ios);
 	ore_check_io(ios, exofs_io_error);
+	if (ios->csum_errors)
+		exofs_csum_repair(inode, ios, err);
 	ore_put_io_state(ios);
 	if (err) {
 		pr_err_ratelimited("%s: read of inode %ld at %llu failed: %d\n",

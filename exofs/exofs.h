@@ -87,6 +87,8 @@ struct exofs_store {
  * @degraded_ios: I/Os that completed without a component
  * @write_errors: writes that failed
  * @read_errors: reads that failed
+ * @csum_unrepaired: component reads that failed their checksum and could
+ *	not be rewritten (read-only, degraded, no memory)
  */
 struct exofs_counters {
 	atomic64_t write_ios;
@@ -99,6 +101,7 @@ struct exofs_counters {
 	atomic64_t degraded_ios;
 	atomic64_t write_errors;
 	atomic64_t read_errors;
+	atomic64_t csum_unrepaired;
 };
 
 /* What the rebuild thread did last (&exofs_rebuild.state). */
@@ -239,6 +242,8 @@ struct exofs_retired {
  *	@fail_lock; freed at unmount)
  * @intent_on: EXOFS_FEATURE_RO_COMPAT_INTENT (write-hole protection)
  * @intent: the intent record (intent.c), or NULL
+ * @csum_on: EXOFS_FEATURE_RO_COMPAT_CSUM (data checksums, csum.c)
+ * @csum_wq: the repairs of reads that met bad checksums, or NULL
  */
 struct exofs_sb_info {
 	struct super_block *sb;
@@ -284,6 +289,8 @@ struct exofs_sb_info {
 	struct list_head retired;
 	bool intent_on;
 	struct exofs_intent *intent;
+	bool csum_on;
+	struct workqueue_struct *csum_wq;
 };
 
 /**
@@ -475,6 +482,14 @@ ssize_t exofs_rebuild_show(struct exofs_sb_info *sbi, char *buf);
 int exofs_scrub_start(struct exofs_sb_info *sbi, bool repair);
 ssize_t exofs_scrub_show(struct exofs_sb_info *sbi, char *buf);
 u64 exofs_scrub_extent(struct exofs_sb_info *sbi, struct ore_components *oc);
+
+/* csum.c */
+int exofs_csum_enable_store(struct exofs_sb_info *sbi, struct ore_store *store);
+int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat);
+void exofs_csum_stop(struct exofs_sb_info *sbi);
+void exofs_csum_repair(struct inode *inode, const struct ore_io_state *ios,
+		       int err);
+u64 exofs_csum_counts(struct exofs_sb_info *sbi, bool repairs);
 
 /* intent.c */
 int exofs_intent_mount(struct exofs_sb_info *sbi, bool force);

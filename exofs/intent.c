@@ -196,6 +196,7 @@ static int exofs_intent_io(struct exofs_sb_info *sbi, unsigned long *mask,
 		sio->nr_bvec = n;
 		sio->write = write;
 		sio->fua = write;
+		sio->no_csum = true;	/* CRCs of its own */
 		sio->end_io = exofs_intent_sio_end;
 		sio->private = &left;
 		INIT_LIST_HEAD(&sio->queue);
@@ -591,7 +592,10 @@ static int exofs_intent_load_store(struct exofs_intent *in, u32 i,
 	return 1;
 }
 
-/* Repair region @r: ore_scrub() in repair mode over its stripes. */
+/*
+ * Repair region @r: ore_scrub() in repair mode over its stripes, which
+ * with checksums restamps them first.
+ */
 static int exofs_intent_repair(struct exofs_intent *in,
 			       struct exofs_intent_region *r, u64 *found)
 {
@@ -606,8 +610,10 @@ static int exofs_intent_repair(struct exofs_intent *in,
 	if (off >= end)
 		return 0;
 	end = min(end, off + in->region);
-	err = ore_scrub(l, &oc, off, end - off, ORE_SCRUB_REPAIR, found,
-			NULL, NULL);
+	/* blocks and their checksums may have been cut apart: restamp */
+	err = ore_scrub(l, &oc, off, end - off,
+			ORE_SCRUB_REPAIR | (sbi->csum_on ? ORE_SCRUB_RESTAMP : 0),
+			found, NULL, NULL);
 	if (err)
 		pr_err("%s: object 0x%llx: cannot repair the region [%llu, %llu) named by the intent record: %d\n",
 		       sbi->sb->s_id, r->oid, off, end, err);

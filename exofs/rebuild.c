@@ -674,6 +674,9 @@ static struct ore_store *exofs_open_replacement(struct exofs_sb_info *sbi,
 			       sbi->sb->s_id, idx, path, i);
 			goto fail;
 		}
+	err = exofs_csum_enable_store(sbi, store);
+	if (err)
+		goto fail;
 	memcpy(uuid, f->s_store_uuid, EXOFS_UUID_SIZE);
 	__free_page(page);
 	return store;

@@ -43,6 +43,7 @@ static int exofs_sb_io(struct ore_store *store, struct page *page, bool write)
 	sio.nr_bvec = 1;
 	sio.write = write;
 	sio.fua = write;
+	sio.no_csum = true;	/* CRCs of its own, rewritten in place */
 	sio.end_io = exofs_sio_end;
 	sio.private = &done;
 	store->ops->submit(&sio);

@@ -199,6 +199,7 @@ static void exofs_free_sbi(struct exofs_sb_info *sbi)
 {
 	exofs_unregister_mounted(sbi);
 	exofs_intent_free(sbi);
+	exofs_csum_stop(sbi);
 	exofs_put_stores(sbi);
 	kfree(sbi->sb_buf);
 	kfree(sbi->opt_stores);
@@ -286,6 +287,9 @@ static int exofs_load_fsb(struct exofs_sb_info *sbi, struct fs_context *fc)
 	/* nothing to protect without redundancy */
 	sbi->intent_on = (ro_compat & EXOFS_FEATURE_RO_COMPAT_INTENT) &&
 			 (sbi->layout.parity || sbi->layout.mirrors_p1 > 1);
+	err = exofs_csum_start(sbi, ro_compat);
+	if (err)
+		return err;
 	sbi->max_ino = le64_to_cpu(fsb->s_max_ino);
 	sbi->next_ino = le64_to_cpu(fsb->s_next_ino);
 	sbi->used_inodes = le64_to_cpu(fsb->s_used_inodes);
@@ -678,9 +682,14 @@ static int exofs_init_fs_context(struct fs_context *fc)
 
 static void exofs_kill_sb(struct super_block *sb)
 {
-	/* the rebuild holds inode references: gone before evict_inodes() */
-	if (sb->s_fs_info)
+	/*
+	 * The rebuild and the checksum repairs hold inode references: gone
+	 * before evict_inodes()
+	 */
+	if (sb->s_fs_info) {
 		exofs_rebuild_stop(exofs_sb(sb));
+		exofs_csum_stop(exofs_sb(sb));
+	}
 	kill_anon_super(sb);
 }
 

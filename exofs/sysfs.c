@@ -28,6 +28,11 @@
  *				object; reads "idle" or "STATE check|repair
  *				objects N bytes B mismatches M errors E
  *				seconds T result R"
+ *   checksums			"crc32c" or "none" (data checksums)
+ *   checksum_errors		component blocks found failing their checksum
+ *				(by reads and scrub) on the stores of this
+ *				mount
+ *   checksum_repairs		of those, rewritten from the redundancy
  */
 #include <linux/fs.h>
 #include <linux/kobject.h>
@@ -189,6 +194,24 @@ static ssize_t exofs_scrub_attr_store(struct exofs_sb_info *sbi,
 	return err ? err : len;
 }
 
+static ssize_t exofs_checksums_show(struct exofs_sb_info *sbi,
+				    struct exofs_attr *a, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", sbi->csum_on ? "crc32c" : "none");
+}
+
+static ssize_t exofs_csum_errors_show(struct exofs_sb_info *sbi,
+				      struct exofs_attr *a, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", exofs_csum_counts(sbi, false));
+}
+
+static ssize_t exofs_csum_repairs_show(struct exofs_sb_info *sbi,
+				       struct exofs_attr *a, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", exofs_csum_counts(sbi, true));
+}
+
 static ssize_t exofs_intent_attr_show(struct exofs_sb_info *sbi,
 				      struct exofs_attr *a, char *buf)
 {
@@ -224,6 +247,9 @@ EXOFS_RO_ATTR(layout, exofs_layout_show);
 EXOFS_RO_ATTR(degraded, exofs_degraded_show);
 EXOFS_RO_ATTR(rebuild, exofs_rebuild_attr_show);
 EXOFS_RO_ATTR(intent, exofs_intent_attr_show);
+EXOFS_RO_ATTR(checksums, exofs_checksums_show);
+EXOFS_RO_ATTR(checksum_errors, exofs_csum_errors_show);
+EXOFS_RO_ATTR(checksum_repairs, exofs_csum_repairs_show);
 
 static struct exofs_attr exofs_attr_rebuild_speed_max = {
 	.attr = { .name = "rebuild_speed_max", .mode = 0644 },
@@ -262,6 +288,9 @@ static struct attribute *exofs_attrs[] = {
 	&exofs_attr_rebuild_speed_max.attr,
 	&exofs_attr_scrub.attr,
 	&exofs_attr_intent.attr,
+	&exofs_attr_checksums.attr,
+	&exofs_attr_checksum_errors.attr,
+	&exofs_attr_checksum_repairs.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(exofs);

@@ -14,6 +14,83 @@
 
 #include "exofs_user.h"
 
+const char *exofs_obj_comp_dir(const struct exofs_obj *o, uint32_t comp)
+{
+	const struct exofs_stores *st = o->st;
+	uint32_t first = exofs_first_dev(o->oid, st->layout.mirrors_p1, st->n);
+
+	return st->dirs[(first + comp) % st->n];
+}
+
+/*
+ * &ore_user_obj.written of an object with checksums: the entries of what
+ * was written into component @comp go into its side file.
+ */
+static int exofs_obj_written(struct ore_user_obj *obj, uint32_t comp,
+			     uint64_t off, uint64_t len)
+{
+	struct exofs_obj *o = obj->private;
+	const char *dir = exofs_obj_comp_dir(o, comp);
+	char path[4096];
+
+	if (!dir)
+		return -ENODEV;
+	if (ore_user_csum_path(path, sizeof(path), dir, o->oid) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return ore_user_csum_stamp(&o->comps[comp], &o->csum_fds[comp], path,
+				   off, len);
+}
+
+/*
+ * The side files of @o's components that exist, opened with the access
+ * mode and O_TRUNC of @flags (never created here: a write makes one).
+ */
+static int exofs_obj_open_csum(struct exofs_obj *o, int flags)
+{
+	uint32_t c, n = o->st->layout.num_comps;
+	char path[4096];
+	int fd;
+
+	o->csum_fds = malloc(n * sizeof(*o->csum_fds));
+	if (!o->csum_fds)
+		return -ENOMEM;
+	for (c = 0; c < n; c++)
+		o->csum_fds[c] = -1;
+	flags &= O_ACCMODE | O_TRUNC;
+	for (c = 0; c < n; c++) {
+		if (o->comps[c].fd < 0)
+			continue;
+		if (ore_user_csum_path(path, sizeof(path),
+				       exofs_obj_comp_dir(o, c), o->oid) >=
+		    (int)sizeof(path))
+			return -ENAMETOOLONG;
+		fd = ore_user_csum_open(path, flags);
+		/* none, or no regular file (a write then fails) */
+		if (fd == -ENOENT || fd == -EINVAL)
+			continue;
+		if (fd < 0)
+			return fd;
+		o->csum_fds[c] = fd;
+	}
+	o->obj.written = exofs_obj_written;
+	o->obj.private = o;
+	return 0;
+}
+
+static void exofs_obj_close_csum(struct exofs_obj *o)
+{
+	uint32_t c;
+
+	if (!o->csum_fds)
+		return;
+	for (c = 0; c < o->st->layout.num_comps; c++)
+		if (o->csum_fds[c] >= 0)
+			close(o->csum_fds[c]);
+	free(o->csum_fds);
+	o->csum_fds = NULL;
+}
+
 int exofs_obj_open(const struct exofs_stores *st, uint64_t oid, int flags,
 		   struct exofs_obj *o)
 {
@@ -23,6 +100,7 @@ int exofs_obj_open(const struct exofs_stores *st, uint64_t oid, int flags,
 
 	memset(o, 0, sizeof(*o));
 	o->oid = oid;
+	o->st = st;
 	o->comps = calloc(l->num_comps, sizeof(*o->comps));
 	if (!o->comps)
 		return -ENOMEM;
@@ -32,11 +110,18 @@ int exofs_obj_open(const struct exofs_stores *st, uint64_t oid, int flags,
 	if (err)
 		goto fail;
 	err = ore_user_init(&o->obj, l, st->n, o->comps, &why);
-	if (err) {
-		ore_user_close(o->comps, l->num_comps);
-		goto fail;
+	if (err)
+		goto fail_close;
+	if (st->csum) {
+		err = exofs_obj_open_csum(o, flags);
+		if (err)
+			goto fail_csum;
 	}
 	return 0;
+fail_csum:
+	exofs_obj_close_csum(o);
+fail_close:
+	ore_user_close(o->comps, l->num_comps);
 fail:
 	free(o->comps);
 	o->comps = NULL;
@@ -47,9 +132,21 @@ void exofs_obj_close(struct exofs_obj *o)
 {
 	if (!o->comps)
 		return;
+	exofs_obj_close_csum(o);
 	ore_user_close(o->comps, o->obj.layout.num_comps);
 	free(o->comps);
 	o->comps = NULL;
+}
+
+int exofs_obj_sync(struct exofs_obj *o)
+{
+	uint32_t c, n = o->obj.layout.num_comps;
+	int err = ore_user_sync(o->comps, n);
+
+	for (c = 0; o->csum_fds && c < n; c++)
+		if (o->csum_fds[c] >= 0 && fsync(o->csum_fds[c]) && !err)
+			err = -errno;
+	return err;
 }
 
 uint64_t exofs_obj_size_bound(const struct exofs_obj *o)

@@ -19,32 +19,54 @@
  * @n: number of stores
  * @dirs: their directories, device-table order; NULL for a missing store
  * @layout: the layout of striped objects (verified)
+ * @csum: the filesystem has data checksums (EXOFS_FEATURE_RO_COMPAT_CSUM):
+ *	the objects keep the side files of their components up to date
  */
 struct exofs_stores {
 	uint32_t n;
 	const char **dirs;
 	struct ore_layout layout;
+	int csum;
 };
 
 /**
  * struct exofs_obj - one open striped object
  * @oid: its object id
+ * @st: the stores it is on
  * @comps: its components (layout.num_comps)
+ * @csum_fds: with &exofs_stores.csum, the open side file of each
+ *	component ("<oid>.csum", ore_user_csum_path()), -1 where there is
+ *	none (yet); else NULL
  * @obj: the ore_user object over @comps
  */
 struct exofs_obj {
 	uint64_t oid;
+	const struct exofs_stores *st;
 	struct ore_user_comp *comps;
+	int *csum_fds;
 	struct ore_user_obj obj;
 };
 
 /*
  * exofs_obj_open - open striped object @oid over @st with open(2) @flags
- * (O_CREAT creates every component file). Returns 0 or a negative errno.
+ * (O_CREAT creates every component file). With @st->csum the side files
+ * that exist are opened too (O_TRUNC truncates them), and every write
+ * through @o->obj stores the entries of the blocks it touches (making a
+ * side file when it has one other than 0 to store). @st must outlive @o.
+ * Returns 0 or a negative errno.
  */
 int exofs_obj_open(const struct exofs_stores *st, uint64_t oid, int flags,
 		   struct exofs_obj *o);
 void exofs_obj_close(struct exofs_obj *o);
+
+/* exofs_obj_comp_dir - the store directory of component @comp, or NULL. */
+const char *exofs_obj_comp_dir(const struct exofs_obj *o, uint32_t comp);
+
+/*
+ * exofs_obj_sync - fsync(2) the open components and side files of @o;
+ * 0 or the first negative errno.
+ */
+int exofs_obj_sync(struct exofs_obj *o);
 
 /*
  * exofs_obj_size_bound - a logical size no byte of @o lies beyond, from

@@ -15,15 +15,23 @@
  *    "..", file types, one parent per directory, link counts;
  *  - component files: regular, no longer than the object's size allows,
  *    no leaked objects;
+ *  - with data checksums (EXOFS_FEATURE_RO_COMPAT_CSUM), every block of
+ *    every component of the inode table, bitmap, directories and (unless
+ *    --no-data) file data against its entry in the component's side file
+ *    "<oid>.csum"; side files: regular, of an existing striped object,
+ *    only on a filesystem with checksums;
  *  - parity and mirrors of the inode table, bitmap, directories and (unless
  *    --no-data) all file data.
- * Nothing is written, except with --repair: then parity and mirrors that
- * disagree with the data are rewritten (as the kernel's scrub repair:
- * mirror copies from the first readable copy, P and Q from the data) and
- * reported as "REPAIRED:" lines. Nothing else is repaired. Problems are
- * printed as "ERROR:" and "WARNING:" lines; warnings are what a crash may
- * legitimately leave (leaked inodes and objects, stale counters) and
- * count as errors with --strict. The filesystem must not be mounted.
+ * Nothing is written, except with --repair: then a block that does not
+ * match its checksum is rebuilt from the redundancy (only when what is
+ * rebuilt matches the checksum), and parity and mirrors that disagree
+ * with the data are rewritten (as the kernel's scrub repair: mirror
+ * copies from the first readable copy, P and Q from the data, their
+ * checksums with them); both are reported as "REPAIRED:" lines. Nothing
+ * else is repaired. Problems are printed as "ERROR:" and "WARNING:" lines;
+ * warnings are what a crash may legitimately leave (leaked inodes and
+ * objects, stale counters) and count as errors with --strict. The
+ * filesystem must not be mounted.
  *
  * Exit status (as e2fsck): 0 clean, 1 errors found were all repaired, 4
  * errors left, 8 could not check.
@@ -204,6 +212,10 @@ struct fsck {
 	uint32_t state;
 	int lazy_comps;		/* no EXOFS_FEATURE_RO_COMPAT_COMPONENTS */
 	int intent;		/* EXOFS_FEATURE_RO_COMPAT_INTENT */
+	int csum;		/* EXOFS_FEATURE_RO_COMPAT_CSUM */
+	uint64_t csum_blocks;	/* blocks verified against their entries */
+	uint64_t csum_bad;	/* of those, blocks that did not match */
+	uint64_t csum_repaired;	/* of those, blocks rebuilt (--repair) */
 	uint8_t uuid[EXOFS_UUID_SIZE];
 	uint64_t n_valid_dirs;	/* valid directory records (pass 2's total) */
 	uint64_t n_files, n_dirs, n_symlinks, n_special, bytes;
@@ -424,6 +436,10 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 			  EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
 	f->intent = !!(le32toh(ref->s_feature_ro_compat) &
 		       EXOFS_FEATURE_RO_COMPAT_INTENT);
+	f->csum = !!(le32toh(ref->s_feature_ro_compat) &
+		     EXOFS_FEATURE_RO_COMPAT_CSUM);
+	/* with --repair, the writes keep the side files up to date */
+	f->st.csum = f->csum;
 	memcpy(f->uuid, ref->s_uuid, EXOFS_UUID_SIZE);
 	exofs_uuid_str(ref->s_uuid, u1);
 	info("filesystem %s: %u stores, raid%u su %u gw %u depth %u groups %u mirrors_p1 %u, event %llu, %s",
@@ -432,6 +448,13 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	     f->st.layout.group_count, f->st.layout.mirrors_p1,
 	     (unsigned long long)le64toh(ref->s_event),
 	     f->state == EXOFS_STATE_CLEAN ? "clean" : "dirty");
+	info("features:%s%s%s%s",
+	     f->lazy_comps ? "" : " components",
+	     f->intent ? " intent" : "",
+	     f->csum ? " csum (data checksums, crc32c)" : "",
+	     f->lazy_comps && !f->intent && !f->csum ? " none" : "");
+	if (f->csum && !f->intent)
+		error("the CSUM feature (data checksums) without INTENT: checksums need the intent record");
 	if (f->state != EXOFS_STATE_CLEAN)
 		warning("filesystem is not clean (mounted, or not unmounted cleanly)");
 	free(sb);
@@ -503,6 +526,110 @@ static const char *comp_store(const struct fsck *f, const struct exofs_obj *o,
 	dir = f->st.dirs[(exofs_first_dev(o->oid, l->mirrors_p1, f->st.n) +
 			  (uint32_t)comp) % f->st.n];
 	return dir ? dir : "missing";
+}
+
+/* The component of an object whose blocks check_csums() verifies. */
+struct csum_walk {
+	struct exofs_obj *o;
+	uint32_t comp;
+	uint64_t row;		/* the stripe unit in @unit, or ~0 */
+	int row_err;		/* its rebuild's error */
+	uint8_t *unit;
+	uint64_t first_bad;	/* object offset of the first bad block */
+	uint64_t repaired, failed;
+};
+
+/*
+ * A block at object offset @off of the component that does not match its
+ * entry @want (the data's is @got): noted and, with --repair, rebuilt
+ * from the redundancy and written back when what is rebuilt matches.
+ */
+static int csum_bad_block(void *arg, uint64_t off, uint32_t want,
+			  uint32_t got)
+{
+	struct csum_walk *w = arg;
+	const struct ore_user_comp *c = &w->o->comps[w->comp];
+	uint32_t su = w->o->obj.layout.stripe_unit;
+	const uint8_t *blk;
+
+	if (w->first_bad == ~0ULL)
+		w->first_bad = off;
+	info("  component %u block at offset %llu: checksum %08x, data %08x",
+	     w->comp, (unsigned long long)off, want, got);
+	if (!repair)
+		return 0;
+	if (off / su != w->row) {
+		w->row = off / su;
+		w->row_err = ore_user_rebuild_unit(&w->o->obj, w->comp, w->row,
+						   w->unit);
+	}
+	blk = w->unit + off % su;
+	if (w->row_err || ore_user_csum_block(blk) != want ||
+	    pwrite(c->fd, blk, ORE_CSUM_BLOCK, (off_t)(c->base + off)) !=
+	    (ssize_t)ORE_CSUM_BLOCK) {
+		w->failed++;
+		return 0;
+	}
+	w->repaired++;
+	return 0;
+}
+
+/*
+ * With data checksums: every block of every component of @o that has an
+ * entry in its side file, verified (with --repair, rebuilt where it does
+ * not match). One line per component with bad blocks.
+ */
+static void check_csums(struct fsck *f, struct exofs_obj *o, const char *what)
+{
+	const struct ore_layout *l = &f->st.layout;
+	struct csum_walk w = { .o = o };
+	char msg[512];
+	uint32_t c;
+
+	if (!f->csum || !o->csum_fds)
+		return;
+	w.unit = malloc(l->stripe_unit);
+	if (!w.unit) {
+		error("%s: out of memory", what);
+		return;
+	}
+	for (c = 0; c < l->num_comps; c++) {
+		int64_t nbad;
+
+		if (o->comps[c].fd < 0 || o->csum_fds[c] < 0)
+			continue;
+		w.comp = c;
+		w.row = ~0ULL;
+		w.first_bad = ~0ULL;
+		w.repaired = w.failed = 0;
+		nbad = ore_user_csum_verify(&o->comps[c], o->csum_fds[c],
+					    csum_bad_block, &w,
+					    &f->csum_blocks);
+		if (nbad < 0) {
+			error("%s: object 0x%llx component %u on store %s: cannot verify its checksums: %s",
+			      what, (unsigned long long)o->oid, c,
+			      comp_store(f, o, (int)c), strerror((int)-nbad));
+			continue;
+		}
+		if (!nbad)
+			continue;
+		f->csum_bad += (uint64_t)nbad;
+		f->csum_repaired += w.repaired;
+		snprintf(msg, sizeof(msg),
+			 "%s: object 0x%llx component %u on store %s: checksum mismatch in %lld block%s (first at offset %llu)",
+			 what, (unsigned long long)o->oid, c,
+			 comp_store(f, o, (int)c), (long long)nbad,
+			 nbad > 1 ? "s" : "", (unsigned long long)w.first_bad);
+		if (repair && !w.failed)
+			repaired("%s: rebuilt from the redundancy", msg);
+		else if (repair)
+			error("%s: %llu rebuilt from the redundancy, %llu could not be",
+			      msg, (unsigned long long)w.repaired,
+			      (unsigned long long)w.failed);
+		else
+			error("%s", msg);
+	}
+	free(w.unit);
 }
 
 static void check_parity(struct fsck *f, struct exofs_obj *o, uint64_t size,
@@ -589,6 +716,8 @@ static int check_tables(struct fsck *f)
 		goto out;
 	}
 	progress(1, 0, f->nino);
+	check_csums(f, &bm, "inode bitmap");
+	check_csums(f, &it, "inode table");
 	err = ore_user_read(&bm.obj, 0, bitmap, bm_bound);
 	if (!err)
 		err = ore_user_read(&it.obj, 0, recs,
@@ -689,6 +818,7 @@ static void check_dir(struct fsck *f, uint64_t dino, uint64_t *queue,
 		return;
 	}
 	check_components(f, EXOFS_INO_OID(dino), what, d->size);
+	check_csums(f, &o, what);
 	buf = malloc(d->size);
 	if (!buf || ore_user_read(&o.obj, 0, buf, d->size)) {
 		error("%s: cannot read its %llu bytes", what,
@@ -826,6 +956,8 @@ static void check_inode_data(struct fsck *f, uint64_t ino)
 		error("%s: cannot open its object: %s", what, strerror(-err));
 		return;
 	}
+	if (check_data || S_ISLNK(s->mode))
+		check_csums(f, &o, what);
 	if (S_ISLNK(s->mode)) {
 		char *t = malloc(s->size + 1);
 
@@ -840,7 +972,44 @@ static void check_inode_data(struct fsck *f, uint64_t ino)
 	exofs_obj_close(&o);
 }
 
-/* Objects in the stores that no inode owns. */
+/*
+ * The side file @name of object @oid in store @dir: only with data
+ * checksums, a regular file, of a striped object this store holds (the
+ * side files of leaked objects go with them).
+ */
+static void check_side_file(struct fsck *f, const char *dir, const char *name,
+			    uint64_t oid)
+{
+	char path[4096];
+	struct stat s;
+
+	if (!f->csum) {
+		warning("store %s: side file %s on a filesystem without data checksums (no CSUM feature)",
+			dir, name);
+		return;
+	}
+	if (oid == EXOFS_SUPER_OID || oid == EXOFS_INTENT_OID) {
+		warning("store %s: side file %s of a per-store object (they have none)",
+			dir, name);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lstat(path, &s)) {
+		error("store %s: side file %s: %s", dir, name, strerror(errno));
+		return;
+	}
+	if (!S_ISREG(s.st_mode)) {
+		error("store %s: side file %s is not a regular file (mode %o)",
+		      dir, name, (unsigned int)s.st_mode);
+		return;
+	}
+	ore_user_store_path(path, sizeof(path), dir, oid);
+	if (lstat(path, &s) && errno == ENOENT)
+		warning("store %s: side file %s of no object (orphan)", dir,
+			name);
+}
+
+/* Objects in the stores that no inode owns; their side files. */
 static void check_leaked_objects(struct fsck *f)
 {
 	uint32_t i;
@@ -859,11 +1028,20 @@ static void check_leaked_objects(struct fsck *f)
 			continue;
 		}
 		while ((de = readdir(d))) {
-			char *end;
+			char *end, side[32];
 			unsigned long long oid = strtoull(de->d_name, &end, 16);
 			uint64_t ino;
 
-			if (*end || end == de->d_name)
+			if (end == de->d_name)
+				continue;
+			/* "<oid>.csum", with the oid as the store names it */
+			snprintf(side, sizeof(side),
+				 "%llx" ORE_FILE_CSUM_SUFFIX, oid);
+			if (!strcmp(de->d_name, side)) {
+				check_side_file(f, dir, de->d_name, oid);
+				continue;
+			}
+			if (*end)
 				continue;
 			if (oid == EXOFS_SUPER_OID || oid == EXOFS_ITABLE_OID ||
 			    oid == EXOFS_IBITMAP_OID || oid == EXOFS_INTENT_OID)
@@ -1014,6 +1192,11 @@ int main(int argc, char **argv)
 	progress(3, f.nino - EXOFS_ROOT_INO, f.nino - EXOFS_ROOT_INO);
 	check_leaked_objects(&f);
 	progress_clear();
+	if (f.csum)
+		printf(PROG ": data checksums: %llu blocks verified, %llu did not match%s\n",
+		       (unsigned long long)f.csum_blocks,
+		       (unsigned long long)f.csum_bad,
+		       f.csum_repaired ? " (some rebuilt)" : "");
 done:
 	printf(PROG ": %llu directories, %llu files (%llu bytes), %llu symlinks, %llu special; %lu errors, %lu warnings%s%s\n",
 	       (unsigned long long)f.n_dirs, (unsigned long long)f.n_files,

@@ -8,8 +8,9 @@
  * The stores are given in device-table order (the order `mount -o
  * stores=` must name them in). What is written is docs/exofs-format.md's
  * "What mkfs.exofs writes": the striped inode table, inode bitmap and root
- * directory through ore_user (ORE's placement, parity and mirrors), then
- * one superblock with the device table per store (last, so an interrupted
+ * directory through ore_user (ORE's placement, parity and mirrors; with
+ * data checksums, the "<oid>.csum" side file of each component), then one
+ * superblock with the device table per store (last, so an interrupted
  * mkfs leaves no valid filesystem behind).
  *
  * With --replace, STORE_DIR becomes a replacement for store INDEX of the
@@ -38,7 +39,7 @@
 #define PROG	"mkfs.exofs"
 
 enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO, O_LAZY,
-       O_REPLACE, O_POLICY };
+       O_REPLACE, O_POLICY, O_CSUM };
 
 static void usage(FILE *f)
 {
@@ -73,6 +74,11 @@ static void usage(FILE *f)
 "                         flight and a mount after a crash repairs their\n"
 "                         parity (the RAID5/6 write hole closed); none: no\n"
 "                         record, no repair\n"
+"  --checksum crc32c|none data checksums: crc32c (the default with the\n"
+"                         intent policy) keeps a CRC-32C of every 4096\n"
+"                         bytes of the striped objects beside them, which\n"
+"                         reads verify (a block that fails is rebuilt from\n"
+"                         the redundancy); needs the intent policy\n"
 "  --replace INDEX        make a replacement store for store INDEX (needs\n"
 "                         --uuid; no layout options)\n"
 "  -L, --label LABEL      volume label (up to 32 bytes)\n"
@@ -145,21 +151,30 @@ static int random_bytes(void *buf, size_t n)
 	return 0;
 }
 
+/*
+ * An object's file ("<oid in lowercase hex>") or its checksum side file
+ * ("<oid>.csum", ORE_FILE_CSUM_SUFFIX): what -f removes.
+ */
 static int is_object_name(const char *name)
 {
-	const char *p;
+	size_t len = strlen(name), sfx = strlen(ORE_FILE_CSUM_SUFFIX);
+	size_t i;
 
-	if (!*name || strlen(name) > 16)
+	if (len > sfx && !strcmp(name + len - sfx, ORE_FILE_CSUM_SUFFIX))
+		len -= sfx;
+	if (!len || len > 16)
 		return 0;
-	for (p = name; *p; p++)
-		if (!isxdigit((unsigned char)*p) || isupper((unsigned char)*p))
+	for (i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)name[i]) ||
+		    isupper((unsigned char)name[i]))
 			return 0;
-	return name[0] != '0' || !name[1];
+	return name[0] != '0' || len == 1;
 }
 
 /*
  * Look at store @dir: returns the number of entries that are neither
- * "lost+found" nor "."/"..", and whether it holds a valid exofs superblock
+ * "lost+found" nor "."/"..", how many of them are objects or their side
+ * files (what -f removes) and whether it holds a valid exofs superblock
  * (its UUID in @uuid).
  */
 static int store_contents(const char *dir, int *has_exofs, uint8_t *uuid,
@@ -222,7 +237,7 @@ static void removal_progress(void)
 	fflush(stdout);
 }
 
-/* Remove the object files of store @dir (mkfs -f). */
+/* Remove the object files and their side files of store @dir (mkfs -f). */
 static int clear_store(const char *dir)
 {
 	char path[4096];
@@ -251,7 +266,11 @@ static int clear_store(const char *dir)
 	return err;
 }
 
-/* Write @len bytes at @off of striped object @oid, creating it. */
+/*
+ * Write @len bytes at @off of striped object @oid, creating it; with
+ * st->csum the side files get the entries of the blocks written
+ * (exofs_obj_open()).
+ */
 static int write_striped(const struct exofs_stores *st, uint64_t oid,
 			 uint64_t off, const void *buf, size_t len)
 {
@@ -270,7 +289,7 @@ static int write_striped(const struct exofs_stores *st, uint64_t oid,
 			(unsigned long long)oid, (unsigned long long)off,
 			strerror(-err), o.obj.err_comp);
 	if (!err) {
-		err = ore_user_sync(o.comps, st->layout.num_comps);
+		err = exofs_obj_sync(&o);
 		if (err)
 			fprintf(stderr, PROG ": fsync of object 0x%llx: %s\n",
 				(unsigned long long)oid, strerror(-err));
@@ -311,6 +330,7 @@ struct mkfs_opts {
 	uint8_t fs_uuid[EXOFS_UUID_SIZE];
 	int force, quiet, have_uuid, lazy, layout_opts;
 	int policy;		/* -1 default, 0 none, 1 intent */
+	int csum;		/* -1 default, 0 none, 1 crc32c */
 	int64_t replace;	/* --replace INDEX, or -1 */
 };
 
@@ -372,6 +392,7 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 		{ "lazy-components", no_argument, NULL, O_LAZY },
 		{ "replace", required_argument, NULL, O_REPLACE },
 		{ "consistency-policy", required_argument, NULL, O_POLICY },
+		{ "checksum", required_argument, NULL, O_CSUM },
 		{ "label", required_argument, NULL, 'L' },
 		{ "uuid", required_argument, NULL, 'U' },
 		{ "force", no_argument, NULL, 'f' },
@@ -422,6 +443,18 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 				o->policy = 0;
 			} else {
 				fprintf(stderr, PROG ": --consistency-policy: '%s' is not intent or none\n",
+					optarg);
+				return -1;
+			}
+			o->layout_opts = 1;
+			break;
+		case O_CSUM:
+			if (!strcmp(optarg, "crc32c")) {
+				o->csum = 1;
+			} else if (!strcmp(optarg, "none")) {
+				o->csum = 0;
+			} else {
+				fprintf(stderr, PROG ": --checksum: '%s' is not crc32c or none\n",
 					optarg);
 				return -1;
 			}
@@ -514,6 +547,23 @@ out:
 	return err;
 }
 
+/* Does the filesystem get the intent record (EXOFS_FEATURE_RO_COMPAT_INTENT)? */
+static int mkfs_intent(const struct mkfs_opts *o, const struct exofs_stores *st)
+{
+	int redundant = st->layout.parity || st->layout.mirrors_p1 > 1;
+
+	return o->policy < 0 ? redundant : o->policy;
+}
+
+/*
+ * Does it get data checksums (EXOFS_FEATURE_RO_COMPAT_CSUM)? By default
+ * whenever it gets the intent record, which they need.
+ */
+static int mkfs_csum(const struct mkfs_opts *o, const struct exofs_stores *st)
+{
+	return o->csum < 0 ? mkfs_intent(o, st) : o->csum;
+}
+
 /* The layout from the options and the number of stores. */
 static int build_layout(struct mkfs_opts *o, struct exofs_stores *st)
 {
@@ -543,6 +593,15 @@ static int build_layout(struct mkfs_opts *o, struct exofs_stores *st)
 		fprintf(stderr, PROG ": --consistency-policy intent needs parity or mirrors: a RAID0 layout has no redundancy to keep consistent\n");
 		return 1;
 	}
+	/* a crash cuts writes: the mount restamps what the record names */
+	if (o->csum > 0 && !mkfs_intent(o, st)) {
+		fprintf(stderr, PROG ": --checksum crc32c: checksums need the intent record (the mount restamps the blocks a crash cut writes in), %s\n",
+			o->policy == 0 ?
+			"which --consistency-policy none turns off" :
+			"which a layout without parity or mirrors does not have");
+		return 1;
+	}
+	st->csum = mkfs_csum(o, st);
 	return 0;
 }
 
@@ -697,14 +756,6 @@ static int write_sb_file(const char *dir, const uint8_t *sb, size_t len)
 	return 0;
 }
 
-/* Does the filesystem get the intent record (EXOFS_FEATURE_RO_COMPAT_INTENT)? */
-static int mkfs_intent(const struct mkfs_opts *o, const struct exofs_stores *st)
-{
-	int redundant = st->layout.parity || st->layout.mirrors_p1 > 1;
-
-	return o->policy < 0 ? redundant : o->policy;
-}
-
 static uint32_t mkfs_ro_compat(const struct mkfs_opts *o,
 			       const struct exofs_stores *st)
 {
@@ -714,6 +765,8 @@ static uint32_t mkfs_ro_compat(const struct mkfs_opts *o,
 		f |= EXOFS_FEATURE_RO_COMPAT_COMPONENTS;
 	if (mkfs_intent(o, st))
 		f |= EXOFS_FEATURE_RO_COMPAT_INTENT;
+	if (mkfs_csum(o, st))
+		f |= EXOFS_FEATURE_RO_COMPAT_CSUM;
 	return f;
 }
 
@@ -785,6 +838,7 @@ static void print_summary(const struct mkfs_opts *o,
 	printf("layout: %u components per object over %u stores, %llu data bytes per stripe\n",
 	       l->num_comps, st->n, (unsigned long long)l->stripe_length);
 	printf("consistency policy: %s\n", mkfs_intent(o, st) ? "intent" : "none");
+	printf("checksums: %s\n", mkfs_csum(o, st) ? "crc32c" : "none");
 	printf("stores (device table order, mount -o stores= in this order):\n");
 	for (i = 0; i < st->n; i++) {
 		exofs_uuid_str(store_uuid[i], ustr);
@@ -857,6 +911,7 @@ int main(int argc, char **argv)
 		.su = 65536, .gd = 1, .max_ino = 1u << 24, .label = "",
 		.replace = -1,
 		.policy = -1,
+		.csum = -1,
 	};
 	uint8_t (*store_uuid)[EXOFS_UUID_SIZE];
 	struct exofs_stores st;
@@ -869,6 +924,7 @@ int main(int argc, char **argv)
 		return first == -2 ? 0 : 1;
 	if (o.replace >= 0)
 		return make_replacement(&o, argc, argv, first);
+	memset(&st, 0, sizeof(st));
 	n = (uint32_t)(argc - first);
 	if (!n) {
 		fprintf(stderr, PROG ": no store directories given\n");

@@ -272,6 +272,17 @@ static int comp_pwrite(const struct ore_user_comp *c, const void *buf,
 	return 0;
 }
 
+/* Write into component @comp of @obj, then tell &ore_user_obj.written. */
+static int obj_comp_write(struct ore_user_obj *obj, uint32_t comp,
+			  const void *buf, size_t len, uint64_t off)
+{
+	int err = comp_pwrite(&obj->comps[comp], buf, len, off);
+
+	if (!err && obj->written)
+		err = obj->written(obj, comp, off, len);
+	return err;
+}
+
 /* ------------------------------------------------------------ rows */
 
 /*
@@ -456,8 +467,8 @@ int ore_user_write(struct ore_user_obj *obj, uint64_t offset,
 
 				if (obj->comps[comp].fd == ORE_USER_MISSING)
 					continue;
-				err = comp_pwrite(&obj->comps[comp], s, ub - ua,
-						  si.row * su + ua);
+				err = obj_comp_write(obj, comp, s, ub - ua,
+						     si.row * su + ua);
 				if (err) {
 					obj->err_comp = (int)comp;
 					goto out;
@@ -477,10 +488,9 @@ int ore_user_write(struct ore_user_obj *obj, uint64_t offset,
 					if (obj->comps[comp].fd ==
 					    ORE_USER_MISSING)
 						continue;
-					err = comp_pwrite(&obj->comps[comp],
-							  rb.cols[c],
-							  rb.b - rb.a,
-							  si.row * su + rb.a);
+					err = obj_comp_write(obj, comp,
+						rb.cols[c], rb.b - rb.a,
+						si.row * su + rb.a);
 					if (err) {
 						obj->err_comp = (int)comp;
 						goto out;
@@ -609,7 +619,7 @@ static void repair_unit(struct ore_user_obj *obj, uint32_t comp, uint64_t r,
 		while (b > a && b > end && !want[b - 1])
 			b--;
 	}
-	if (comp_pwrite(&obj->comps[comp], want + a, b - a, r * su + a)) {
+	if (obj_comp_write(obj, comp, want + a, b - a, r * su + a)) {
 		rep->repair_failed++;
 		return;
 	}
@@ -750,6 +760,219 @@ out:
 	free(q);
 	free_row(&rb);
 	return err;
+}
+
+int ore_user_rebuild_unit(struct ore_user_obj *obj, uint32_t comp,
+			  uint64_t row, void *buf)
+{
+	const struct ore_layout *l = &obj->layout;
+	uint32_t pos, col;
+	struct row_buf rb;
+	int fd, err;
+
+	if (comp >= l->num_comps)
+		return -EINVAL;
+	pos = comp / l->mirrors_p1 % l->group_width;
+	col = ore_layout_pos_col(l, row, pos);
+	err = alloc_row(l, &rb);
+	if (err)
+		goto out;
+	rb.group = comp / l->mirrors_p1 / l->group_width;
+	rb.row = row;
+	rb.a = 0;
+	rb.b = l->stripe_unit;
+	/* read the row as if @comp were lost: its column comes from the rest */
+	fd = obj->comps[comp].fd;
+	obj->comps[comp].fd = ORE_USER_MISSING;
+	err = read_row(obj, &rb, 1, 0, 0);
+	obj->comps[comp].fd = fd;
+	if (!err)
+		memcpy(buf, rb.cols[col], l->stripe_unit);
+out:
+	free_row(&rb);
+	return err;
+}
+
+/* ------------------------------------------------------ data checksums */
+
+/* Entries per step of the side file walks: 1 MiB of data. */
+#define CSUM_BATCH	256u
+
+int ore_user_csum_path(char *buf, size_t size, const char *dir, uint64_t oid)
+{
+	return snprintf(buf, size, "%s/%llx" ORE_FILE_CSUM_SUFFIX, dir,
+			(unsigned long long)oid);
+}
+
+uint32_t ore_user_csum_block(const void *block)
+{
+	return ore_csum_value(ore_crc32c(~0U, block, ORE_CSUM_BLOCK));
+}
+
+int ore_user_csum_open(const char *path, int flags)
+{
+	struct stat st;
+	int fd, err;
+
+	/* as for a component: never follow a link, never block on a FIFO */
+	fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
+		  0600);
+	if (fd < 0) {
+		err = -errno;
+		if (err == -ELOOP || err == -EISDIR || err == -ENXIO)
+			return -EINVAL;
+		return err;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+/* Bytes of component @c's object. */
+static int comp_size(const struct ore_user_comp *c, uint64_t *size)
+{
+	struct stat st;
+
+	*size = 0;
+	if (c->fd == ORE_USER_EMPTY)
+		return 0;
+	if (c->fd < 0)
+		return -ENODEV;
+	if (fstat(c->fd, &st))
+		return -errno;
+	if ((uint64_t)st.st_size > c->base)
+		*size = (uint64_t)st.st_size - c->base;
+	return 0;
+}
+
+int ore_user_csum_stamp(const struct ore_user_comp *c, int *csum_fd,
+			const char *path, uint64_t off, uint64_t len)
+{
+	struct ore_user_comp cf = { .fd = *csum_fd };
+	uint64_t size, first, end, whole, csize;
+	uint32_t ents[CSUM_BATCH];
+	uint8_t *data = NULL;
+	struct stat st;
+	int err;
+
+	if (!len)
+		return 0;
+	err = comp_size(c, &size);
+	if (err)
+		return err;
+	first = off / ORE_CSUM_BLOCK;
+	end = (off + len - 1) / ORE_CSUM_BLOCK + 1;
+	whole = size / ORE_CSUM_BLOCK;	/* blocks wholly inside @c */
+	if (cf.fd < 0) {
+		/* only entries of 0 to store, and none stored */
+		if (first >= whole)
+			return 0;
+		cf.fd = ore_user_csum_open(path, O_RDWR | O_CREAT);
+		if (cf.fd < 0)
+			return cf.fd;
+		*csum_fd = cf.fd;
+	}
+	if (fstat(cf.fd, &st))
+		return -errno;
+	csize = (uint64_t)st.st_size;
+	data = malloc((size_t)CSUM_BATCH * ORE_CSUM_BLOCK);
+	if (!data)
+		return -ENOMEM;
+	while (first < end && !err) {
+		uint64_t n = end - first < CSUM_BATCH ? end - first :
+			     CSUM_BATCH;
+		uint64_t nwhole = 0, i, keep = n;
+
+		if (first < whole)
+			nwhole = whole - first < n ? whole - first : n;
+		err = comp_pread(c, data, nwhole * ORE_CSUM_BLOCK,
+				 first * ORE_CSUM_BLOCK);
+		if (err)
+			break;
+		for (i = 0; i < n; i++)
+			ents[i] = i < nwhole ?
+				  htole32(ore_user_csum_block(data + i *
+							      ORE_CSUM_BLOCK)) :
+				  0;
+		/* entries of 0 past the side file's end are there already */
+		while (keep && !ents[keep - 1] &&
+		       (first + keep - 1) * ORE_CSUM_ENTRY >= csize)
+			keep--;
+		err = comp_pwrite(&cf, ents, keep * ORE_CSUM_ENTRY,
+				  first * ORE_CSUM_ENTRY);
+		if ((first + keep) * ORE_CSUM_ENTRY > csize)
+			csize = (first + keep) * ORE_CSUM_ENTRY;
+		first += n;
+	}
+	free(data);
+	return err;
+}
+
+int64_t ore_user_csum_verify(const struct ore_user_comp *c, int csum_fd,
+			     int (*bad)(void *arg, uint64_t off, uint32_t want,
+					uint32_t got),
+			     void *arg, uint64_t *checked)
+{
+	struct ore_user_comp cf = { .fd = csum_fd };
+	uint32_t ents[CSUM_BATCH];
+	uint64_t first = 0, nents;
+	uint8_t *data;
+	int64_t nbad = 0;
+	struct stat st;
+	int err = 0, r;
+
+	if (fstat(csum_fd, &st))
+		return -errno;
+	nents = ((uint64_t)st.st_size + ORE_CSUM_ENTRY - 1) / ORE_CSUM_ENTRY;
+	data = malloc((size_t)CSUM_BATCH * ORE_CSUM_BLOCK);
+	if (!data)
+		return -ENOMEM;
+	while (first < nents && !err) {
+		uint64_t n = nents - first < CSUM_BATCH ? nents - first :
+			     CSUM_BATCH;
+		uint64_t lo, hi, i;
+		off_t d;
+
+		/* a hole of the side file is entries of 0: skip it */
+		d = lseek(csum_fd, (off_t)(first * ORE_CSUM_ENTRY), SEEK_DATA);
+		if (d < 0 && errno == ENXIO)
+			break;
+		if (d >= 0 && (uint64_t)d / ORE_CSUM_ENTRY > first) {
+			first = (uint64_t)d / ORE_CSUM_ENTRY;
+			continue;
+		}
+		err = comp_pread(&cf, ents, n * ORE_CSUM_ENTRY,
+				 first * ORE_CSUM_ENTRY);
+		if (err)
+			break;
+		for (lo = 0; lo < n && !ents[lo]; lo++)
+			;
+		for (hi = n; hi > lo && !ents[hi - 1]; hi--)
+			;
+		if (lo < hi)
+			err = comp_pread(c, data, (hi - lo) * ORE_CSUM_BLOCK,
+					 (first + lo) * ORE_CSUM_BLOCK);
+		for (i = lo; i < hi && !err; i++) {
+			uint32_t want = le32toh(ents[i]), got;
+
+			if (!want)
+				continue;
+			(*checked)++;
+			got = ore_user_csum_block(data + (i - lo) *
+						  ORE_CSUM_BLOCK);
+			if (got == want)
+				continue;
+			nbad++;
+			if (bad && (r = bad(arg, (first + i) * ORE_CSUM_BLOCK,
+					    want, got)) < 0)
+				err = r;
+		}
+		first += n;
+	}
+	free(data);
+	return err < 0 ? err : nbad;
 }
 
 int ore_user_store_path(char *buf, size_t size, const char *dir, uint64_t oid)

@@ -43,12 +43,21 @@ struct ore_user_comp {
  *	(ore_layout_comp(): (group * group_width + pos) * mirrors_p1 + mirror)
  * @nr_rebuilt: stripe units rebuilt from redundancy by reads (statistics)
  * @err_comp: the component of the last I/O error, or -1
+ * @written: NULL, or called after each write into a component (by
+ *	ore_user_write() and by the repair of ore_user_check()) with the
+ *	component and the object range written: where a user keeps what
+ *	depends on a component's bytes (exofs_user: the checksum side
+ *	files). Its negative errno fails the write.
+ * @private: for @written
  */
 struct ore_user_obj {
 	struct ore_layout layout;
 	struct ore_user_comp *comps;
 	uint64_t nr_rebuilt;
 	int err_comp;
+	int (*written)(struct ore_user_obj *obj, uint32_t comp, uint64_t off,
+		       uint64_t len);
+	void *private;
 };
 
 /**
@@ -116,6 +125,66 @@ int ore_user_read(struct ore_user_obj *obj, uint64_t offset, void *buf,
  */
 int ore_user_check(struct ore_user_obj *obj, uint64_t size, int repair,
 		   struct ore_user_report *rep);
+
+/*
+ * ore_user_rebuild_unit - stripe unit @row of component @comp as the
+ * redundancy says it should be, into @buf (stripe_unit bytes): another
+ * mirror's copy, the data column rebuilt from P (or P+Q), or P and Q
+ * computed from the data; what @comp holds is not read. Nothing is
+ * written. Returns 0, or -EIO when the rest of the row cannot give it (no
+ * redundancy, or more lost than it covers).
+ */
+int ore_user_rebuild_unit(struct ore_user_obj *obj, uint32_t comp,
+			  uint64_t row, void *buf);
+
+/*
+ * Data checksums of a file store (include/ore/pure.h): the component file
+ * "<oid>" keeps the entries of its ORE_CSUM_BLOCK-byte blocks in the side
+ * file "<oid>" ORE_FILE_CSUM_SUFFIX, little-endian u32 entry i for its
+ * bytes [i * 4096, (i + 1) * 4096): ore_csum_value() of the block's
+ * CRC-32C (ore_user_csum_block()). An entry of 0, entries past the side
+ * file's end and a missing side file are "no checksum".
+ */
+
+/* ore_user_csum_path - "<dir>/<oid in hex>.csum"; snprintf()'s result. */
+int ore_user_csum_path(char *buf, size_t size, const char *dir, uint64_t oid);
+
+/* ore_user_csum_block - the entry of the ORE_CSUM_BLOCK bytes at @block. */
+uint32_t ore_user_csum_block(const void *block);
+
+/*
+ * ore_user_csum_open - open the side file @path with open(2) @flags
+ * (O_CREAT gives mode 0600; never follows a symlink). Returns the file
+ * descriptor, -ENOENT when there is none (without O_CREAT), -EINVAL when
+ * what is there is not a regular file, or another negative errno.
+ */
+int ore_user_csum_open(const char *path, int flags);
+
+/*
+ * ore_user_csum_stamp - store in the side file the entries of the blocks
+ * of component @c that its object range [@off, @off + @len) touches,
+ * from what @c holds now; a block that reaches past @c's end gets 0 (as
+ * the kernel's file store does for a block it writes in part). *@csum_fd
+ * is the side file, or negative when it is not open: then it is made,
+ * from @path, when there is an entry other than 0 to store. Returns 0 or
+ * a negative errno.
+ */
+int ore_user_csum_stamp(const struct ore_user_comp *c, int *csum_fd,
+			const char *path, uint64_t off, uint64_t len);
+
+/*
+ * ore_user_csum_verify - check every block of component @c that has an
+ * entry other than 0 in the side file @csum_fd against it (bytes past
+ * @c's end count as zeros). @bad, when not NULL, is called for each block
+ * that does not match with its object offset, the stored entry and the
+ * data's; a negative return from it stops the walk and is returned.
+ * *@checked counts the blocks verified. Returns the number of blocks that
+ * did not match, or a negative errno.
+ */
+int64_t ore_user_csum_verify(const struct ore_user_comp *c, int csum_fd,
+			     int (*bad)(void *arg, uint64_t off, uint32_t want,
+					uint32_t got),
+			     void *arg, uint64_t *checked);
 
 /*
  * ore_user_store_path - the path of object @oid in the file store whose

@@ -6,7 +6,8 @@
 # COMPAT_REV and this mkfs.exofs --lazy-components --consistency-policy
 # none (the format changes since: without them mkfs sets
 # EXOFS_FEATURE_RO_COMPAT_COMPONENTS and, with redundancy,
-# EXOFS_FEATURE_RO_COMPAT_INTENT),
+# EXOFS_FEATURE_RO_COMPAT_INTENT and EXOFS_FEATURE_RO_COMPAT_CSUM, whose
+# "<oid>.csum" side files are the only files an old mkfs did not write),
 # both made deterministic by detrand.so (random bytes and time), write
 # identical stores; this fsck.exofs passes
 # the old image and the old fsck.exofs the new one. Skipped when the
@@ -69,13 +70,21 @@ for l in "${LAYOUTS[@]}"; do
 	else
 		not_ok "$opts: $REV's fsck.exofs passes the image of this mkfs" "$(tail -n 5 <<< "$out")"
 	fi
-	# without --lazy-components: the COMPONENTS bit, the same objects
+	# without --lazy-components: the COMPONENTS bit, the same objects;
+	# with redundancy also checksums: side files beside them, none without
 	rm -rf "$T"/new
 	sn=$(stores "$T/new" "$n")
 	if out=$(LD_PRELOAD=$SHIM ./mkfs.exofs -q $opts $uuid $sn 2>&1) &&
 	   out=$(./fsck.exofs --strict $sn 2>&1) &&
-	   [ "$(cd "$T/old" && find . | sort)" = "$(cd "$T/new" && find . | sort)" ]; then
-		ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes"
+	   [ "$(cd "$T/old" && find . | sort)" = "$(cd "$T/new" && find . | grep -v '\.csum$' | sort)" ]; then
+		nside=$(find "$T/new" -name '*.csum' | wc -l)
+		if [ "$opts" = "--raid 0" ] && [ "$nside" != 0 ]; then
+			not_ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes" "$nside side files without redundancy"
+		elif [ "$opts" != "--raid 0" ] && [ "$nside" = 0 ]; then
+			not_ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes" "no side files with redundancy"
+		else
+			ok "$opts: this mkfs with the COMPONENTS feature: the same objects ($nside side files), fsck.exofs passes"
+		fi
 	else
 		not_ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes" "$(tail -n 5 <<< "$out")"
 	fi

@@ -4,7 +4,7 @@
 cd "$(dirname "$0")" || exit 1
 T=$(mktemp -d /tmp/test_mkfs.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-N=0 FAILED=0
+N=0 FAILED=0 PLAN=58
 S="$T/s0 $T/s1 $T/s2 $T/s3"
 mkdir -p $S
 
@@ -40,7 +40,7 @@ flip() {
 }
 
 echo "KTAP version 1"
-echo "1..46"
+echo "1..$PLAN"
 for r in 0 1 4 5 6; do
 	expect "mkfs --raid $r over 4 stores, fsck --strict clean" 0 \
 		sh -c "./mkfs.exofs -q -f --raid $r $S && ./fsck.exofs --strict $S"
@@ -109,6 +109,70 @@ expect "--consistency-policy none" 0 sh -c "./mkfs.exofs -f --raid 5 --consisten
 expect "RAID0: no intent record by default" 0 sh -c "./mkfs.exofs -f --raid 0 $S | grep -q '^consistency policy: none'"
 expect_msg "refuses --consistency-policy intent on RAID0" "needs parity or mirrors" ./mkfs.exofs -f --raid 0 --consistency-policy intent $S
 expect_msg "refuses an unknown --consistency-policy" "is not intent or none" ./mkfs.exofs -f --consistency-policy ppl $S
+
+# --checksum (data checksums: side files "<oid>.csum" of CRC-32C entries)
+ro_compat() { od -An -tu4 -j28 -N4 "$1/10000" | tr -d ' '; }
+nside() { find $S -name '*.csum' | wc -l; }
+csum_default() {
+	./mkfs.exofs -f --raid 5 $S | grep -q '^checksums: crc32c$' &&
+	[ "$(ro_compat $T/s0)" = 7 ] && [ -s $T/s1/20001.csum ] &&
+	[ ! -e $T/s0/10000.csum ] &&
+	./fsck.exofs -v --strict $S > $T/out && grep -q '^features: .*csum' $T/out &&
+	grep -q 'data checksums: [1-9][0-9]* blocks verified, 0 did not match' $T/out
+}
+expect "RAID5: checksums by default (CSUM bit, side files), fsck --strict verifies them clean" 0 csum_default
+csum_none() {
+	./mkfs.exofs -f --raid 5 --checksum none $S | grep -q '^checksums: none$' &&
+	[ "$(ro_compat $T/s0)" = 3 ] && [ "$(nside)" = 0 ] &&
+	./fsck.exofs --strict $S > $T/out && ! grep -q 'data checksums' $T/out
+}
+expect "--checksum none: no CSUM bit, no side files" 0 csum_none
+expect_msg "refuses --checksum crc32c with --consistency-policy none" \
+	"checksums need the intent record.*--consistency-policy none" \
+	./mkfs.exofs -f --raid 5 --checksum crc32c --consistency-policy none $S
+expect_msg "refuses --checksum crc32c on RAID0 (no intent record)" \
+	"checksums need the intent record" ./mkfs.exofs -f --raid 0 --checksum crc32c $S
+expect_msg "refuses an unknown --checksum" "is not crc32c or none" ./mkfs.exofs -f --checksum md5 $S
+# the root directory (0x20001, 4096 bytes) is data component 0 on store
+# (0x20001 * mirrors) % 4: s1 with RAID5, s2 (and its mirror s3) with RAID1
+csum_flip() {	# STORE COMPONENT
+	flip $T/s$1/20001 3000
+	./fsck.exofs $S > $T/out; [ $? = 4 ] &&
+	grep -q "^ERROR: directory 1: object 0x20001 component $2 on store $T/s$1: checksum mismatch in 1 block (first at offset 0)" $T/out &&
+	grep -q 'data checksums: .*, 1 did not match' $T/out
+}
+csum_repair() {	# STORE
+	./fsck.exofs --repair $S > $T/out; [ $? = 1 ] &&
+	grep -q '^REPAIRED: directory 1: .*rebuilt from the redundancy' $T/out &&
+	./fsck.exofs --strict $S > /dev/null && cmp -s $T/s$1/20001 $T/orig
+}
+./mkfs.exofs -q -f --raid 5 $S && cp $T/s1/20001 $T/orig
+expect "fsck: a flipped byte of a root directory block is a checksum error (object, component, store, offset)" 0 csum_flip 1 0
+expect "fsck --repair: the block rebuilt from the parity, fsck clean after" 0 csum_repair 1
+./mkfs.exofs -q -f --raid 1 $S && cp $T/s3/20001 $T/orig
+expect "fsck: RAID1, a flipped byte of the second copy is a checksum error" 0 csum_flip 3 1
+expect "fsck --repair: RAID1, the copy rewritten from the first" 0 csum_repair 3
+csum_sides() {
+	touch $T/s2/20005.csum $T/s3/10000.csum
+	./fsck.exofs $S > $T/out || return 1
+	grep -q "WARNING: store $T/s2: side file 20005.csum of no object (orphan)" $T/out &&
+	grep -q "WARNING: store $T/s3: side file 10000.csum of a per-store object" $T/out &&
+	! ./fsck.exofs --strict $S > /dev/null && mkdir $T/s0/20001.csum &&
+	{ ./fsck.exofs $S > $T/out; [ $? = 4 ]; } &&
+	grep -q "ERROR: store $T/s0: side file 20001.csum is not a regular file" $T/out
+}
+expect "fsck: orphan and per-store side files are warnings, one not a regular file an error" 0 csum_sides
+rmdir $T/s0/20001.csum
+csum_force() {
+	touch $T/s0/keep.csum &&
+	./mkfs.exofs -q -f --raid 5 --checksum none $S && [ "$(nside)" = 1 ] &&
+	[ -e $T/s0/keep.csum ] && rm $T/s0/keep.csum &&
+	touch $T/s0/20001.csum && ./fsck.exofs $S > $T/out &&
+	grep -q "WARNING: store $T/s0: side file 20001.csum on a filesystem without data checksums" $T/out
+}
+expect "-f removes side files (orphans too), keeps other files; a side file without CSUM is a warning" 0 csum_force
+expect_msg "--replace takes no --checksum" "takes no layout options" \
+	./mkfs.exofs --replace 1 -U 01234567-89ab-cdef-0123-456789abcdef --checksum none $T/other
 
 # fsck --repair: one byte of row 0 of the inode table flipped on each store
 # in turn (stores whose component holds data there). Where fsck names the
@@ -185,11 +249,11 @@ restore
 if ! command -v script > /dev/null; then
 	N=$((N + 1)); echo "ok $N mkfs -f on a tty shows the removal reaching 100% # SKIP no script(1)"
 else
-	nobj=$(ls $S | grep -cE '^[0-9a-f]+$')
+	nobj=$(ls $S | grep -cE '^[0-9a-f]+(\.csum)?$')
 	expect "mkfs -f on a tty shows the removal reaching 100% ($nobj objects)" 0 \
 		sh -c "script -qec './mkfs.exofs -f $S' /dev/null | tr '\r' '\n' | grep -q 'removing old objects: 100.0% ($nobj/$nobj)'"
 fi
 
 echo "# test_mkfs: $((N - FAILED)) passed, $FAILED failed"
-[ $N -eq 46 ] || { echo "# planned 46, ran $N"; exit 1; }
+[ $N -eq $PLAN ] || { echo "# planned $PLAN, ran $N"; exit 1; }
 [ $FAILED -eq 0 ]

@@ -471,6 +471,38 @@ static void layout_repair(struct layout_case *t)
 	       t->name);
 }
 
+/*
+ * ore_user_rebuild_unit(): every stripe unit of every component, rebuilt
+ * from the rest of its row, equals the model's (exhaustive); without
+ * redundancy it is -EIO.
+ */
+static void layout_rebuild_units(struct layout_case *t)
+{
+	struct model *md = &t->md;
+	uint32_t su = md->l.stripe_unit, c;
+	uint64_t r, rows = md->comp_len / su, bad = 0, n = 0;
+	uint8_t *unit = malloc(su);
+	int err;
+
+	if (!md->parity && md->l.mirrors_p1 < 2) {
+		err = ore_user_rebuild_unit(&t->obj, 0, 0, unit);
+		result(err == -EIO, "%s: rebuild of a unit without redundancy: -EIO (%d)",
+		       t->name, err);
+		free(unit);
+		return;
+	}
+	for (c = 0; c < md->ncomps; c++)
+		for (r = 0; r < rows; r++) {
+			n++;
+			err = ore_user_rebuild_unit(&t->obj, c, r, unit);
+			if (err || memcmp(unit, md->comp[c] + r * su, su))
+				bad++;
+		}
+	result(!bad, "%s: every stripe unit rebuilt from the rest of its row (%llu units, %llu wrong)",
+	       t->name, (unsigned long long)n, (unsigned long long)bad);
+	free(unit);
+}
+
 /* Positions @i and @j lost (all their copies; one copy for mirrors only). */
 static int layout_degraded_case(struct layout_case *t, uint32_t i, uint32_t j)
 {
@@ -621,6 +653,7 @@ static void test_layout(uint32_t alg, uint32_t su, uint32_t gw, uint32_t D,
 	layout_check_comps(&t);
 	layout_read_check(&t);
 	layout_repair(&t);
+	layout_rebuild_units(&t);
 	if (md->parity || mp1 > 1)
 		layout_degraded_reads(&t);
 	if (md->parity)
@@ -739,6 +772,128 @@ static void test_sparse_check(void)
 		close(c[i].fd);
 }
 
+/* CRC-32C one bit at a time, not inverted (the data checksum's register). */
+static uint32_t slow_crc32c(const uint8_t *p, size_t n)
+{
+	uint32_t crc = ~0U;
+	int k;
+
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (crc & 1 ? 0x82F63B78 : 0);
+	}
+	return crc ? crc : 1;
+}
+
+struct bad_list {
+	uint64_t off[8];
+	int n;
+};
+
+static int note_bad(void *arg, uint64_t off, uint32_t want, uint32_t got)
+{
+	struct bad_list *b = arg;
+
+	if (want == got)
+		return -EINVAL;
+	if (b->n < 8)
+		b->off[b->n] = off;
+	b->n++;
+	return 0;
+}
+
+/* Side file entries of @fd: @n of them into @e (0 past its end). */
+static int read_entries(int fd, uint32_t *e, size_t n)
+{
+	ssize_t r;
+	size_t i;
+
+	memset(e, 0, n * 4);
+	r = pread(fd, e, n * 4, 0);
+	for (i = 0; i < n; i++)
+		e[i] = le32toh(e[i]);
+	return r < 0 ? -1 : (int)(r / 4);
+}
+
+/*
+ * Data checksums of a file store's component: the side file written by
+ * ore_user_csum_stamp() (made only when an entry is not 0, a partial last
+ * block 0), its entries a bitwise CRC-32C's, and ore_user_csum_verify()
+ * finding a flipped byte and skipping entries of 0.
+ */
+static void test_csum(void)
+{
+	char tmpl[] = "/tmp/test_ore_user.XXXXXX", path[1024], cpath[1024];
+	uint8_t data[5 * 4096 + 100];
+	struct ore_user_comp c = { .base = 0 };
+	struct bad_list bl = { .n = 0 };
+	uint32_t e[8];
+	uint64_t checked = 0;
+	int cfd = -1, ok, i, err;
+	int64_t nbad;
+
+	if (!mkdtemp(tmpl)) {
+		result(0, "csum: mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/20001", tmpl);
+	ore_user_csum_path(cpath, sizeof(cpath), tmpl, 0x20001);
+	result(!strcmp(cpath + strlen(tmpl), "/20001.csum"),
+	       "csum: the side file of object 0x20001 is \"20001.csum\"");
+	c.fd = open(path, O_RDWR | O_CREAT, 0600);
+	fill_random(data, sizeof(data));
+	ok = pwrite(c.fd, data, 1000, 0) == 1000;
+	err = ore_user_csum_stamp(&c, &cfd, cpath, 0, 1000);
+	result(ok && !err && cfd < 0 && access(cpath, F_OK),
+	       "csum: no whole block: no side file made");
+	ok = pwrite(c.fd, data, sizeof(data), 0) == (ssize_t)sizeof(data);
+	err = ore_user_csum_stamp(&c, &cfd, cpath, 0, sizeof(data));
+	/* 5 entries: the last block's 0 is past the side file's end */
+	ok = ok && !err && cfd >= 0 && read_entries(cfd, e, 8) == 5;
+	for (i = 0; ok && i < 5; i++)
+		ok = e[i] == slow_crc32c(data + i * 4096, 4096) &&
+		     e[i] == ore_user_csum_block(data + i * 4096);
+	result(ok && !e[5], "csum: 5 whole blocks get their CRC-32C, the partial last block 0");
+	nbad = ore_user_csum_verify(&c, cfd, note_bad, &bl, &checked);
+	result(nbad == 0 && checked == 5 && !bl.n,
+	       "csum: verify: 5 blocks checked, none bad");
+	data[2 * 4096 + 7] ^= 0x10;
+	ok = pwrite(c.fd, data + 2 * 4096 + 7, 1, 2 * 4096 + 7) == 1;
+	checked = 0;
+	nbad = ore_user_csum_verify(&c, cfd, note_bad, &bl, &checked);
+	result(ok && nbad == 1 && bl.n == 1 && bl.off[0] == 2 * 4096,
+	       "csum: verify finds a flipped byte in block 2 (offset %llu)",
+	       (unsigned long long)bl.off[0]);
+	/* a restamp of a range touching blocks 1..2 in part: both again */
+	err = ore_user_csum_stamp(&c, &cfd, cpath, 4097, 4096);
+	bl.n = 0;
+	nbad = ore_user_csum_verify(&c, cfd, note_bad, &bl, &checked);
+	read_entries(cfd, e, 8);
+	result(!err && nbad == 0 && e[2] == slow_crc32c(data + 2 * 4096, 4096),
+	       "csum: a stamp of a range restamps every block it touches");
+	/* entry 0 is not verified */
+	memset(e, 0, 4);
+	ok = pwrite(cfd, e, 4, 0) == 4;
+	data[5] ^= 1;
+	ok = ok && pwrite(c.fd, data + 5, 1, 5) == 1;
+	checked = 0;
+	nbad = ore_user_csum_verify(&c, cfd, note_bad, &bl, &checked);
+	result(ok && nbad == 0 && checked == 4,
+	       "csum: an entry of 0 is not verified (4 blocks checked)");
+	/* the component cut inside block 3: its entry and block 4's become 0 */
+	ok = !ftruncate(c.fd, 3 * 4096 + 10);
+	err = ore_user_csum_stamp(&c, &cfd, cpath, 3 * 4096, 2 * 4096 + 100);
+	read_entries(cfd, e, 8);
+	result(ok && !err && e[2] && !e[3] && !e[4] && !e[5],
+	       "csum: blocks reaching past the component's end get 0");
+	close(cfd);
+	close(c.fd);
+	unlink(cpath);
+	unlink(path);
+	rmdir(tmpl);
+}
+
 static void test_parse_size(void)
 {
 	static const struct {
@@ -802,6 +957,7 @@ int main(void)
 	test_recover();
 	test_stores();
 	test_sparse_check();
+	test_csum();
 	test_parse_size();
 	for (i = 0; i < sizeof(L) / sizeof(L[0]); i++)
 		test_layout(L[i].alg, L[i].su, L[i].gw, L[i].D, L[i].G,

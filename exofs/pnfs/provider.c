@@ -367,8 +367,13 @@ static __be32 exp_proc_layoutget(struct svc_rqst *rqstp, struct inode *inode,
 
 	if (!S_ISREG(inode->i_mode))
 		goto unavail;
+	/*
+	 * The clients' ORE does not keep the checksums of the stores (the
+	 * layout cannot say it should): with checksums they write through
+	 * the MDS. Their direct reads are not verified.
+	 */
 	if (lgp->lg_seg.iomode == IOMODE_RW &&
-	    (sbi->degraded || sb_rdonly(inode->i_sb)))
+	    (sbi->degraded || sb_rdonly(inode->i_sb) || sbi->csum_on))
 		goto unavail;
 	if (nfsd4_set_deviceid(&devid, fhp, 0))
 		return nfserr_jukebox;

@@ -160,8 +160,20 @@ struct exofs_intent_ent {
  * without recording, hence ro there.
  */
 #define EXOFS_FEATURE_RO_COMPAT_INTENT		0x2U
+/*
+ * CSUM: data checksums. Every store keeps, beside each striped object's
+ * component "<oid>", the side file "<oid>.csum" (ORE_FILE_CSUM_SUFFIX) of
+ * its CRC-32C entries, one per 4096 bytes (include/ore/pure.h, "Data
+ * checksums"); reads verify them and repair a block that fails from the
+ * redundancy. The per-store objects (superblock, intent record) have CRCs
+ * of their own and no side file. Needs INTENT: the mount restamps the
+ * regions a crash cut writes in. An older kernel would write data without
+ * its checksums, hence ro there.
+ */
+#define EXOFS_FEATURE_RO_COMPAT_CSUM		0x4U
 #define EXOFS_FEATURE_RO_COMPAT_SUPP	(EXOFS_FEATURE_RO_COMPAT_COMPONENTS | \
-					 EXOFS_FEATURE_RO_COMPAT_INTENT)
+					 EXOFS_FEATURE_RO_COMPAT_INTENT | \
+					 EXOFS_FEATURE_RO_COMPAT_CSUM)
 
 /* Values of s_state */
 #define EXOFS_STATE_CLEAN	1	/* cleanly unmounted: counters exact */

@@ -15,9 +15,11 @@
 # rebuild: the next mount finds the store rebuilding and goes on from the
 # checkpoint (not from inode 0). A RAID0 filesystem refuses a replacement.
 # Scrub (after the RAID5 cycle): a check counts 0; one page of the parity
-# of one file is overwritten on its store: a check counts 1 mismatch, a
-# repair rewrites it, a second check counts 0, the file reads back and
-# fsck.exofs is clean.
+# of one file is overwritten on its store: it fails its checksum, which
+# the check rewrites (0 mismatches, checksum_repairs 1); overwritten again
+# with its store's side file removed: a check counts 1 mismatch, a repair
+# rewrites it, a second check counts 0, the file reads back and fsck.exofs
+# is clean.
 #
 # CHECK: exofs_replace --disks 5 --disk-size 256M --timeout 900
 . /ore/tests/lib.sh
@@ -27,7 +29,7 @@ M=$EXOFS_MNT
 F=1		# the store that fails and is replaced
 LOG=/tmp/acked
 
-ktap_plan 62
+ktap_plan 67
 
 exofs_load || ktap_done
 if [ "$ORE_DISKS" -lt 5 ] || ! have_host dmsetup; then
@@ -233,8 +235,19 @@ scrub_test() {
 	# RAID5 over 4: parity of stripe row 0 on component 3
 	dir=$(echo $EXOFS_STORES | cut -d' ' -f$(( (first + 3) % 4 + 1 )))
 	check "scrub: umount" exofs_umount
+	# with checksums (mkfs.exofs's default) the page fails its own: the
+	# check rewrites it from the data, as a checksum repair
 	check "scrub: one page of the parity of a3 overwritten ($dir/$hex)" \
 		dd if=/dev/urandom of="$dir/$hex" bs=4096 seek=1 count=1 conv=notrunc,fsync
+	check "scrub: mount" exofs_mount
+	check "scrub: check counts 0 mismatches (the bad checksum is a repair)" \
+		scrub_is check 0
+	check "scrub: checksum_repairs 1" sh -c \
+		"[ \$(cat $(exofs_sysdir)/checksum_repairs) = 1 ]"
+	check "scrub: umount" exofs_umount
+	# without its checksums only the parity can tell
+	check "scrub: overwritten again, its side file removed" sh -c \
+		"dd if=/dev/urandom of=$dir/$hex bs=4096 seek=1 count=1 conv=notrunc,fsync && rm $dir/$hex.csum"
 	check "scrub: mount" exofs_mount
 	check "scrub: check counts 1" scrub_is check 1
 	check "scrub: repair counts 1" scrub_is repair 1

@@ -14,9 +14,11 @@
 #     another its old parity), and the guest is reset (sysrq b);
 #   - the next boot mounts the ext4 stores (their journals replayed) and
 #     the exofs read-write with every store: the mount repairs the regions
-#     the intent record names. Then each exofs is mounted degraded with
-#     one store (A) or two (B) left out, and every block read: none may be
-#     damaged (a block being written is its old or its new stamp).
+#     the intent record names (with the data checksums of mkfs.exofs's
+#     defaults, it restamps them first). Then each exofs is mounted
+#     degraded with one store (A) or two (B) left out, and every block
+#     read: none may be damaged (a block being written is its old or its
+#     new stamp) and no block may fail its checksum.
 # The first cycle also checks that a degraded mount of a filesystem whose
 # record names regions is refused without -o force and accepted with it.
 # The last boot checks that a write puts regions in the record and that
@@ -101,7 +103,7 @@ write_and_cut() {
 # After the crash of cycle $2: mount filesystem $1 whole (the repair),
 # unmount, mount it without the stores of the cycle, read every block.
 cycle_verify() {
-	local fs=$1 c=$2 out lost
+	local fs=$1 c=$2 out lost rc csum
 	lost=$(lost_of $fs $c)
 	if ! check "$(name $fs) cycle $c: mount after the crash (the repair runs)" mount_fs $fs ""; then
 		not_ok "$(name $fs) cycle $c: not verified"
@@ -115,10 +117,13 @@ cycle_verify() {
 		return 1
 	fi
 	out=$(blkstamp verify "$(mnt $fs)/f" $BLOCKS 2>&1)
-	if [ $? -eq 0 ]; then
-		ok "$(name $fs) cycle $c: stores $lost left out, every block whole ($out)"
+	rc=$?
+	# a block whose checksum the repair did not restamp would fail here
+	csum=$(cat /sys/fs/exofs/*/checksum_errors | awk '{ n += $1 } END { print n + 0 }')
+	if [ $rc -eq 0 ] && [ "$csum" = 0 ]; then
+		ok "$(name $fs) cycle $c: stores $lost left out, every block whole, no checksum error ($out)"
 	else
-		not_ok "$(name $fs) cycle $c: stores $lost left out, damaged blocks"
+		not_ok "$(name $fs) cycle $c: stores $lost left out, damaged blocks or checksum errors ($csum)"
 		printf '%s\n' "$out" | sed "s/^/${ORE_INDENT}#   /"
 	fi
 	exofs_umount "$(mnt $fs)"

@@ -10,17 +10,19 @@
  *
  * The "set" forms make one chosen change (for regression tests): a field of
  * the superblock on every store, or of an inode record, named as in
- * include/ore/exofs_fs.h, with the checksums and the parity fixed up.
+ * include/ore/exofs_fs.h, with the checksums (the data checksums too) and
+ * the parity fixed up.
  *
  * SEED picks the target and the damage; a line saying what was done goes
  * to stdout. About half of the mutations are "semantic": a field of a
  * superblock (on one store or on all), of its device table, of an inode
  * record, of a directory entry or of the bitmap is set to a hostile value
- * and the checksum and the parity are fixed up, so that what the kernel
- * sees passes the checksums and must be caught by its validation of the
- * values. The rest are raw: flipped bytes, and component files of any
- * object (inode table, bitmap, directories, files) removed, truncated,
- * flipped, or replaced by a FIFO, a symlink, a directory or a device node.
+ * and the checksums (the data checksums too) and the parity are fixed up,
+ * so that what the kernel sees passes the checksums and must be caught by
+ * its validation of the values. The rest are raw: flipped bytes, and
+ * component files of any object (inode table, bitmap, directories, files)
+ * removed, truncated, flipped, or replaced by a FIFO, a symlink, a
+ * directory or a device node.
  *
  * --fuzz runs N rounds (seeds SEED0...) in one process, as the guest test
  * does (fast: no shell per step): restore the stores from PRISTINE/<name
@@ -236,6 +238,10 @@ static int set_main(int argc, char **argv)
 			    !exofs_sb_check(sb, &st.layout, &why))
 				break;
 		}
+		/* with data checksums, the writes keep the side files right */
+		st.csum = i < st.n && (le32toh(((struct exofs_fsb *)sb)->
+					      s_feature_ro_compat) &
+				       EXOFS_FEATURE_RO_COMPAT_CSUM);
 		if (i == st.n ||
 		    exofs_obj_open(&st, EXOFS_ITABLE_OID, O_RDWR, &it)) {
 			fprintf(stderr, "exofs_mutate: no valid superblock or inode table\n");
@@ -597,6 +603,9 @@ static int mutate(uint64_t seed, uint32_t n, const char **dirs,
 		return -1;
 	}
 	maxrec = le64toh(((struct exofs_fsb *)sb)->s_max_ino);
+	/* semantic damage keeps the data checksums right, as the parity */
+	st.csum = !!(le32toh(((struct exofs_fsb *)sb)->s_feature_ro_compat) &
+		     EXOFS_FEATURE_RO_COMPAT_CSUM);
 
 	/* inodes in use (from the bitmap) */
 	if (exofs_obj_open(&st, EXOFS_ITABLE_OID, O_RDWR | O_CREAT, &it) ||

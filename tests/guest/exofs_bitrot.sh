@@ -1,0 +1,136 @@
+#!/bin/sh
+# exofs: data checksums catch bitrot and heal it (issue 12).
+# For RAID1 (2 copies over 4 stores), RAID5 over 4 and RAID6 over 5 ext4
+# stores, made with mkfs.exofs's defaults (checksums on): a file of random
+# data is written; with the filesystem unmounted, bytes of its first block
+# are flipped in component 0's file on its store (dd on the backing file).
+# Mounted again, with caches dropped: the file reads back right, the
+# checksum counters move, and the block on the store is the original again
+# (read on the store directly after the unmount); a scrub check then finds
+# nothing. Then the first block of every component of the file is
+# corrupted (every copy, data and parity): the read fails with EIO, the
+# kernel log names the object, and no wrong byte is returned; rewriting the
+# file heals it; fsck.exofs reports the corruption before and is clean
+# after. Also: --checksum none makes a filesystem without checksums, where
+# the same flip goes undetected (the test can tell the two apart).
+#
+# CHECK: exofs_bitrot --disks 5 --disk-size 128M --timeout 600
+. /ore/tests/lib.sh
+. /ore/tests/exofs_lib.sh
+
+M=$EXOFS_MNT
+ktap_plan 78
+
+exofs_load || ktap_done
+exofs_stores_ext4 5 || ktap_done
+ALL5=$EXOFS_STORES
+ALL4=$(echo $ALL5 | cut -d' ' -f1-4)
+
+sysf() { cat "$(exofs_sysdir)/$1"; }
+drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+
+# comp_file INO N C M: the backing file of component C of inode INO's
+# object on N stores with M copies (exofs_first_dev(): component C is on
+# store (oid * M + C) % N).
+comp_file() {
+	local oid=$(( 0x20000 + $1 ))
+	echo "$(echo $EXOFS_STORES | cut -d' ' -f$(( (oid * $4 + $3) % $2 + 1 )))/$(printf '%x' $oid)"
+}
+
+# flip PATH: overwrite 16 bytes at offset 100 of PATH with their complement
+flip() {
+	dd if="$1" bs=1 skip=100 count=16 2>/dev/null | tr '\000-\377' '\377-\000' |
+		dd of="$1" bs=1 seek=100 count=16 conv=notrunc 2>/dev/null && sync
+}
+
+# wait_repairs N: checksum_repairs reaches N (the repair is queued)
+wait_repairs() {
+	local n=0
+	while [ "$(sysf checksum_repairs)" -lt "$1" ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || { echo "checksum_repairs $(sysf checksum_repairs), errors $(sysf checksum_errors)"; return 1; }
+		sleep 0.1
+	done
+}
+
+scrub_check() {
+	local n=0
+	echo check > "$(exofs_sysdir)/scrub" || return 1
+	while sysf scrub | grep -q '^running '; do
+		n=$((n + 1))
+		[ $n -lt 600 ] || return 1
+		sleep 0.2
+	done
+	sysf scrub
+	sysf scrub | grep -q '^done .* mismatches 0 errors 0 '
+}
+
+# one NAME NSTORES MIRRORS MKFS_ARGS...
+one() {
+	local name=$1 n=$2 m=$3 f ino i
+	shift 3
+	if [ "$n" = 5 ]; then EXOFS_STORES=$ALL5; else EXOFS_STORES=$ALL4; fi
+	check "$name: mkfs.exofs (defaults: checksums on)" exofs_mkfs -q "$@"
+	check "$name: mount" exofs_mount
+	check "$name: checksums is crc32c" sh -c "[ \"\$(cat $(exofs_sysdir)/checksums)\" = crc32c ]"
+	check "$name: write a 1 MiB file" sh -c \
+		"dd if=/dev/urandom of=/tmp/data bs=64K count=16 2>/dev/null && cp /tmp/data $M/f && sync"
+	ino=$(stat -c %i $M/f)
+	f=$(comp_file "$ino" "$n" 0 "$m")
+	diag "$name: component 0 is $f"
+	check "$name: umount" exofs_umount
+	dd if="$f" of=/tmp/orig bs=4096 count=1 2>/dev/null
+	check "$name: 16 bytes of block 0 of component 0 flipped" flip "$f"
+	check "$name: mount" exofs_mount
+	drop
+	check "$name: the file reads back right" cmp /tmp/data $M/f
+	check "$name: the block is rewritten (checksum_repairs 1)" wait_repairs 1
+	check "$name: checksum_errors 1" sh -c "[ \$(cat $(exofs_sysdir)/checksum_errors) = 1 ]"
+	check "$name: a scrub check finds nothing" scrub_check
+	check "$name: umount" exofs_umount
+	check "$name: the block on the store is the original again" sh -c \
+		"dd if=$f bs=4096 count=1 2>/dev/null | cmp - /tmp/orig"
+	check "$name: fsck.exofs clean" exofs_fsck
+
+	# every copy of block 0 bad: the first block of every component (the
+	# object has one per store), data, mirrors and parity
+	i=0
+	while [ $i -lt "$n" ]; do
+		flip "$(comp_file "$ino" "$n" $i "$m")" || break
+		i=$((i + 1))
+	done
+	check "$name: the first block of all $n components flipped" [ $i = "$n" ]
+	check "$name: fsck.exofs reports the checksum errors" sh -c \
+		"! fsck.exofs $EXOFS_STORES > /tmp/fsck.out 2>&1 && grep -qi checksum /tmp/fsck.out"
+	check "$name: mount" exofs_mount
+	drop
+	dmesg -c > /dev/null
+	check "$name: every copy bad: the read fails with EIO" sh -c \
+		"! dd if=$M/f of=/dev/null bs=4096 count=1 2>/tmp/dd.err && grep -q 'Input/output error' /tmp/dd.err"
+	check "$name: the kernel log names the object" sh -c \
+		"dmesg | grep -qE '(oid|object) 0x$(printf '%x' $(( 0x20000 + ino )))'"
+	check "$name: the file rewritten reads back" sh -c \
+		"cp /tmp/data $M/f && sync && echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/data $M/f"
+	check "$name: umount" exofs_umount
+	check "$name: fsck.exofs clean after the rewrite" exofs_fsck
+}
+
+one raid1 4 2 --raid 1
+one raid5 4 1 --raid 5
+one raid6 5 1 --raid 6
+
+# Without checksums the same flip is not seen (the read returns it)
+EXOFS_STORES=$ALL4
+check "none: mkfs.exofs --checksum none" exofs_mkfs -q --raid 5 --checksum none
+check "none: mount" exofs_mount
+check "none: checksums is none" sh -c "[ \"\$(cat $(exofs_sysdir)/checksums)\" = none ]"
+check "none: write" sh -c "cp /tmp/data $M/f && sync"
+f=$(comp_file "$(stat -c %i $M/f)" 4 0 1)
+check "none: umount" exofs_umount
+check "none: flip" flip "$f"
+check "none: mount" exofs_mount
+drop
+check "none: the flipped bytes are read (nothing to tell)" sh -c "! cmp -s /tmp/data $M/f"
+check "none: umount" exofs_umount
+check "no kernel warning" sh -c "! dmesg | grep -q 'WARNING:\|BUG:'"
+ktap_done
