@@ -5,7 +5,7 @@
 # RAID5 over 4 ext4 stores and RAID6 over 6. Three configurations:
 #   none    mkfs.exofs --consistency-policy none (no record, no checksums)
 #   intent  --consistency-policy intent --checksum none
-#   csum    --consistency-policy intent --checksum crc32c (the default)
+#   csum    --consistency-policy intent --checksum xxh64 (the default)
 #   make bench B=exofs_intent ARGS="--disks 6 --disk-size 1G --args rounds=2"
 #
 # Jobs, each on a fresh filesystem (the host's fio, through the page cache:
@@ -67,7 +67,7 @@ conf_args() {
 	case $1 in
 	none) echo "--consistency-policy none" ;;
 	intent) echo "--consistency-policy intent --checksum none" ;;
-	csum) echo "--consistency-policy intent --checksum crc32c" ;;
+	csum) echo "--consistency-policy intent --checksum xxh64" ;;
 	esac
 }
 

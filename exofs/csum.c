@@ -61,18 +61,19 @@ int exofs_csum_enable_store(struct exofs_sb_info *sbi, struct ore_store *store)
 {
 	if (!sbi->csum_on)
 		return 0;
-	return ore_file_store_enable_csum(store, ORE_CSUM_CRC32C);
+	return ore_file_store_enable_csum(store, sbi->csum_type);
 }
 
 /**
  * exofs_csum_start - turn checksums on for the mount
  * @sbi: the filesystem, its stores open, before any I/O through ORE
  * @ro_compat: the superblock's read-only compatible features
+ * @type: its s_csum_type (checked by exofs_sb_check())
  *
- * Return: 0, -EINVAL for a checksummed filesystem without the intent
- * record (mkfs.exofs never makes one), -ENOMEM.
+ * Return: 0, -EINVAL for a checksummed filesystem whose intent record is
+ * off (a layout without redundancy: mkfs.exofs never makes one), -ENOMEM.
  */
-int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat)
+int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat, u32 type)
 {
 	int err;
 	u32 i;
@@ -80,6 +81,7 @@ int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat)
 	sbi->csum_on = ro_compat & EXOFS_FEATURE_RO_COMPAT_CSUM;
 	if (!sbi->csum_on)
 		return 0;
+	sbi->csum_type = type;
 	if (!sbi->intent_on) {
 		pr_err("%s: data checksums without the intent record: a crash could leave checksums that do not match their data\n",
 		       sbi->sb->s_id);

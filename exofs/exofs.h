@@ -243,6 +243,7 @@ struct exofs_retired {
  * @intent_on: EXOFS_FEATURE_RO_COMPAT_INTENT (write-hole protection)
  * @intent: the intent record (intent.c), or NULL
  * @csum_on: EXOFS_FEATURE_RO_COMPAT_CSUM (data checksums, csum.c)
+ * @csum_type: their type, ORE_CSUM_XXH64 or ORE_CSUM_CRC32C
  * @csum_wq: the repairs of reads that met bad checksums, or NULL
  */
 struct exofs_sb_info {
@@ -290,6 +291,7 @@ struct exofs_sb_info {
 	bool intent_on;
 	struct exofs_intent *intent;
 	bool csum_on;
+	u32 csum_type;
 	struct workqueue_struct *csum_wq;
 };
 
@@ -485,7 +487,7 @@ u64 exofs_scrub_extent(struct exofs_sb_info *sbi, struct ore_components *oc);
 
 /* csum.c */
 int exofs_csum_enable_store(struct exofs_sb_info *sbi, struct ore_store *store);
-int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat);
+int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat, u32 type);
 void exofs_csum_stop(struct exofs_sb_info *sbi);
 void exofs_csum_repair(struct inode *inode, const struct ore_io_state *ios,
 		       int err);

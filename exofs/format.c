@@ -100,6 +100,24 @@ static const char *exofs_devtable_check(const void *sb, u32 n, u32 idx)
 	return NULL;
 }
 
+/*
+ * Data checksums: a known type with the CSUM feature, which needs INTENT;
+ * no type without it.
+ */
+static const char *exofs_csum_feature_check(const struct exofs_fsb *fsb)
+{
+	u32 ro_compat = le32_to_cpu(fsb->s_feature_ro_compat);
+	u32 type = le32_to_cpu(fsb->s_csum_type);
+
+	if (!(ro_compat & EXOFS_FEATURE_RO_COMPAT_CSUM))
+		return type ? "s_csum_type set without the CSUM feature" : NULL;
+	if (!(ro_compat & EXOFS_FEATURE_RO_COMPAT_INTENT))
+		return "data checksums (CSUM) without the intent record (INTENT)";
+	if (type != ORE_CSUM_XXH64 && type != ORE_CSUM_CRC32C)
+		return "unknown s_csum_type";
+	return NULL;
+}
+
 static const char *exofs_fsb_check(const void *sb, struct ore_layout *layout)
 {
 	const struct exofs_fsb *fsb = sb;
@@ -137,6 +155,9 @@ static const char *exofs_fsb_check(const void *sb, struct ore_layout *layout)
 	if (le32_to_cpu(fsb->s_state) != EXOFS_STATE_CLEAN &&
 	    le32_to_cpu(fsb->s_state) != EXOFS_STATE_DIRTY)
 		return "unknown s_state";
+	why = exofs_csum_feature_check(fsb);
+	if (why)
+		return why;
 	exofs_layout_from_disk(&fsb->s_layout, layout);
 	if (ore_layout_check(layout, n, &why))
 		return why;

@@ -287,7 +287,8 @@ static int exofs_load_fsb(struct exofs_sb_info *sbi, struct fs_context *fc)
 	/* nothing to protect without redundancy */
 	sbi->intent_on = (ro_compat & EXOFS_FEATURE_RO_COMPAT_INTENT) &&
 			 (sbi->layout.parity || sbi->layout.mirrors_p1 > 1);
-	err = exofs_csum_start(sbi, ro_compat);
+	err = exofs_csum_start(sbi, ro_compat,
+			       le32_to_cpu(fsb->s_csum_type));
 	if (err)
 		return err;
 	sbi->max_ino = le64_to_cpu(fsb->s_max_ino);

@@ -28,7 +28,7 @@
  *				object; reads "idle" or "STATE check|repair
  *				objects N bytes B mismatches M errors E
  *				seconds T result R"
- *   checksums			"crc32c" or "none" (data checksums)
+ *   checksums			"xxh64", "crc32c" or "none" (data checksums)
  *   checksum_errors		component blocks found failing their checksum
  *				(by reads and scrub) on the stores of this
  *				mount
@@ -197,7 +197,10 @@ static ssize_t exofs_scrub_attr_store(struct exofs_sb_info *sbi,
 static ssize_t exofs_checksums_show(struct exofs_sb_info *sbi,
 				    struct exofs_attr *a, char *buf)
 {
-	return sysfs_emit(buf, "%s\n", sbi->csum_on ? "crc32c" : "none");
+	if (!sbi->csum_on)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%s\n", sbi->csum_type == ORE_CSUM_XXH64 ?
+			  "xxh64" : "crc32c");
 }
 
 static ssize_t exofs_csum_errors_show(struct exofs_sb_info *sbi,

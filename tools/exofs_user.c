@@ -23,8 +23,9 @@ const char *exofs_obj_comp_dir(const struct exofs_obj *o, uint32_t comp)
 }
 
 /*
- * &ore_user_obj.written of an object with checksums: the entries of what
- * was written into component @comp go into its side file.
+ * &ore_user_obj.written of an object with checksums: the entries (of the
+ * filesystem's type) of what was written into component @comp go into its
+ * side file.
  */
 static int exofs_obj_written(struct ore_user_obj *obj, uint32_t comp,
 			     uint64_t off, uint64_t len)
@@ -38,8 +39,8 @@ static int exofs_obj_written(struct ore_user_obj *obj, uint32_t comp,
 	if (ore_user_csum_path(path, sizeof(path), dir, o->oid) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	return ore_user_csum_stamp(&o->comps[comp], &o->csum_fds[comp], path,
-				   off, len);
+	return ore_user_csum_stamp(&o->comps[comp], o->st->csum_type,
+				   &o->csum_fds[comp], path, off, len);
 }
 
 /*
@@ -99,6 +100,8 @@ int exofs_obj_open(const struct exofs_stores *st, uint64_t oid, int flags,
 	int err;
 
 	memset(o, 0, sizeof(*o));
+	if (st->csum_type && !ore_user_csum_known(st->csum_type))
+		return -EINVAL;
 	o->oid = oid;
 	o->st = st;
 	o->comps = calloc(l->num_comps, sizeof(*o->comps));
@@ -112,7 +115,7 @@ int exofs_obj_open(const struct exofs_stores *st, uint64_t oid, int flags,
 	err = ore_user_init(&o->obj, l, st->n, o->comps, &why);
 	if (err)
 		goto fail_close;
-	if (st->csum) {
+	if (st->csum_type) {
 		err = exofs_obj_open_csum(o, flags);
 		if (err)
 			goto fail_csum;
@@ -176,6 +179,16 @@ uint64_t exofs_obj_size_bound(const struct exofs_obj *o)
 			bound = end;
 	}
 	return bound;
+}
+
+uint32_t exofs_sb_csum_type(const void *sb)
+{
+	const struct exofs_fsb *fsb = sb;
+
+	if (!(le32toh(fsb->s_feature_ro_compat) &
+	      EXOFS_FEATURE_RO_COMPAT_CSUM))
+		return 0;
+	return le32toh(fsb->s_csum_type);
 }
 
 void exofs_uuid_str(const uint8_t *u, char *buf)

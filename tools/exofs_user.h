@@ -19,14 +19,16 @@
  * @n: number of stores
  * @dirs: their directories, device-table order; NULL for a missing store
  * @layout: the layout of striped objects (verified)
- * @csum: the filesystem has data checksums (EXOFS_FEATURE_RO_COMPAT_CSUM):
- *	the objects keep the side files of their components up to date
+ * @csum_type: 0, or the filesystem has data checksums
+ *	(EXOFS_FEATURE_RO_COMPAT_CSUM) and this is their type, s_csum_type
+ *	(ORE_CSUM_XXH64 or ORE_CSUM_CRC32C): the objects keep the side files
+ *	of their components up to date with entries of this type
  */
 struct exofs_stores {
 	uint32_t n;
 	const char **dirs;
 	struct ore_layout layout;
-	int csum;
+	uint32_t csum_type;
 };
 
 /**
@@ -34,7 +36,7 @@ struct exofs_stores {
  * @oid: its object id
  * @st: the stores it is on
  * @comps: its components (layout.num_comps)
- * @csum_fds: with &exofs_stores.csum, the open side file of each
+ * @csum_fds: with &exofs_stores.csum_type, the open side file of each
  *	component ("<oid>.csum", ore_user_csum_path()), -1 where there is
  *	none (yet); else NULL
  * @obj: the ore_user object over @comps
@@ -49,10 +51,11 @@ struct exofs_obj {
 
 /*
  * exofs_obj_open - open striped object @oid over @st with open(2) @flags
- * (O_CREAT creates every component file). With @st->csum the side files
- * that exist are opened too (O_TRUNC truncates them), and every write
- * through @o->obj stores the entries of the blocks it touches (making a
- * side file when it has one other than 0 to store). @st must outlive @o.
+ * (O_CREAT creates every component file). With @st->csum_type the side
+ * files that exist are opened too (O_TRUNC truncates them), and every
+ * write through @o->obj stores the entries (of that type) of the blocks
+ * it touches (making a side file when it has one other than 0 to store).
+ * @st must outlive @o.
  * Returns 0 or a negative errno.
  */
 int exofs_obj_open(const struct exofs_stores *st, uint64_t oid, int flags,
@@ -73,6 +76,13 @@ int exofs_obj_sync(struct exofs_obj *o);
  * the lengths of its component files (0 when all are empty or absent).
  */
 uint64_t exofs_obj_size_bound(const struct exofs_obj *o);
+
+/*
+ * exofs_sb_csum_type - the data checksum type of superblock @sb (checked
+ * by exofs_sb_check()): s_csum_type with EXOFS_FEATURE_RO_COMPAT_CSUM,
+ * else 0; what &exofs_stores.csum_type takes.
+ */
+uint32_t exofs_sb_csum_type(const void *sb);
 
 /* exofs_uuid_str - "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" into @buf[37]. */
 void exofs_uuid_str(const uint8_t *uuid, char *buf);

@@ -212,7 +212,7 @@ struct fsck {
 	uint32_t state;
 	int lazy_comps;		/* no EXOFS_FEATURE_RO_COMPAT_COMPONENTS */
 	int intent;		/* EXOFS_FEATURE_RO_COMPAT_INTENT */
-	int csum;		/* EXOFS_FEATURE_RO_COMPAT_CSUM */
+	uint32_t csum;		/* EXOFS_FEATURE_RO_COMPAT_CSUM: s_csum_type */
 	uint64_t csum_blocks;	/* blocks verified against their entries */
 	uint64_t csum_bad;	/* of those, blocks that did not match */
 	uint64_t csum_repaired;	/* of those, blocks rebuilt (--repair) */
@@ -436,10 +436,13 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 			  EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
 	f->intent = !!(le32toh(ref->s_feature_ro_compat) &
 		       EXOFS_FEATURE_RO_COMPAT_INTENT);
-	f->csum = !!(le32toh(ref->s_feature_ro_compat) &
-		     EXOFS_FEATURE_RO_COMPAT_CSUM);
+	/*
+	 * XXH64 or CRC-32C: exofs_sb_check() refuses any other type, and
+	 * CSUM without INTENT
+	 */
+	f->csum = exofs_sb_csum_type(ref);
 	/* with --repair, the writes keep the side files up to date */
-	f->st.csum = f->csum;
+	f->st.csum_type = f->csum;
 	memcpy(f->uuid, ref->s_uuid, EXOFS_UUID_SIZE);
 	exofs_uuid_str(ref->s_uuid, u1);
 	info("filesystem %s: %u stores, raid%u su %u gw %u depth %u groups %u mirrors_p1 %u, event %llu, %s",
@@ -448,13 +451,13 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	     f->st.layout.group_count, f->st.layout.mirrors_p1,
 	     (unsigned long long)le64toh(ref->s_event),
 	     f->state == EXOFS_STATE_CLEAN ? "clean" : "dirty");
-	info("features:%s%s%s%s",
+	info("features:%s%s%s%s%s%s",
 	     f->lazy_comps ? "" : " components",
 	     f->intent ? " intent" : "",
-	     f->csum ? " csum (data checksums, crc32c)" : "",
+	     f->csum ? " csum (data checksums, " : "",
+	     f->csum ? ore_user_csum_name(f->csum) : "",
+	     f->csum ? ")" : "",
 	     f->lazy_comps && !f->intent && !f->csum ? " none" : "");
-	if (f->csum && !f->intent)
-		error("the CSUM feature (data checksums) without INTENT: checksums need the intent record");
 	if (f->state != EXOFS_STATE_CLEAN)
 		warning("filesystem is not clean (mounted, or not unmounted cleanly)");
 	free(sb);
@@ -564,7 +567,8 @@ static int csum_bad_block(void *arg, uint64_t off, uint32_t want,
 						   w->unit);
 	}
 	blk = w->unit + off % su;
-	if (w->row_err || ore_user_csum_block(blk) != want ||
+	if (w->row_err ||
+	    ore_user_csum_block(w->o->st->csum_type, blk) != want ||
 	    pwrite(c->fd, blk, ORE_CSUM_BLOCK, (off_t)(c->base + off)) !=
 	    (ssize_t)ORE_CSUM_BLOCK) {
 		w->failed++;
@@ -602,8 +606,8 @@ static void check_csums(struct fsck *f, struct exofs_obj *o, const char *what)
 		w.row = ~0ULL;
 		w.first_bad = ~0ULL;
 		w.repaired = w.failed = 0;
-		nbad = ore_user_csum_verify(&o->comps[c], o->csum_fds[c],
-					    csum_bad_block, &w,
+		nbad = ore_user_csum_verify(&o->comps[c], f->csum,
+					    o->csum_fds[c], csum_bad_block, &w,
 					    &f->csum_blocks);
 		if (nbad < 0) {
 			error("%s: object 0x%llx component %u on store %s: cannot verify its checksums: %s",

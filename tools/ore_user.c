@@ -804,9 +804,36 @@ int ore_user_csum_path(char *buf, size_t size, const char *dir, uint64_t oid)
 			(unsigned long long)oid);
 }
 
-uint32_t ore_user_csum_block(const void *block)
+int ore_user_csum_known(uint32_t type)
 {
-	return ore_csum_value(ore_crc32c(~0U, block, ORE_CSUM_BLOCK));
+	return type == ORE_CSUM_XXH64 || type == ORE_CSUM_CRC32C;
+}
+
+const char *ore_user_csum_name(uint32_t type)
+{
+	switch (type) {
+	case 0:
+		return "none";
+	case ORE_CSUM_XXH64:
+		return "xxh64";
+	case ORE_CSUM_CRC32C:
+		return "crc32c";
+	default:
+		return "unknown";
+	}
+}
+
+uint32_t ore_user_csum_block(uint32_t type, const void *block)
+{
+	switch (type) {
+	case ORE_CSUM_XXH64:
+		return ore_csum_value((uint32_t)ore_xxh64(block, ORE_CSUM_BLOCK,
+							  0));
+	case ORE_CSUM_CRC32C:
+		return ore_csum_value(ore_crc32c(~0U, block, ORE_CSUM_BLOCK));
+	default:
+		return 0;
+	}
 }
 
 int ore_user_csum_open(const char *path, int flags)
@@ -847,8 +874,9 @@ static int comp_size(const struct ore_user_comp *c, uint64_t *size)
 	return 0;
 }
 
-int ore_user_csum_stamp(const struct ore_user_comp *c, int *csum_fd,
-			const char *path, uint64_t off, uint64_t len)
+int ore_user_csum_stamp(const struct ore_user_comp *c, uint32_t type,
+			int *csum_fd, const char *path, uint64_t off,
+			uint64_t len)
 {
 	struct ore_user_comp cf = { .fd = *csum_fd };
 	uint64_t size, first, end, whole, csize;
@@ -857,6 +885,8 @@ int ore_user_csum_stamp(const struct ore_user_comp *c, int *csum_fd,
 	struct stat st;
 	int err;
 
+	if (!ore_user_csum_known(type))
+		return -EINVAL;
 	if (!len)
 		return 0;
 	err = comp_size(c, &size);
@@ -893,7 +923,7 @@ int ore_user_csum_stamp(const struct ore_user_comp *c, int *csum_fd,
 			break;
 		for (i = 0; i < n; i++)
 			ents[i] = i < nwhole ?
-				  htole32(ore_user_csum_block(data + i *
+				  htole32(ore_user_csum_block(type, data + i *
 							      ORE_CSUM_BLOCK)) :
 				  0;
 		/* entries of 0 past the side file's end are there already */
@@ -910,7 +940,8 @@ int ore_user_csum_stamp(const struct ore_user_comp *c, int *csum_fd,
 	return err;
 }
 
-int64_t ore_user_csum_verify(const struct ore_user_comp *c, int csum_fd,
+int64_t ore_user_csum_verify(const struct ore_user_comp *c, uint32_t type,
+			     int csum_fd,
 			     int (*bad)(void *arg, uint64_t off, uint32_t want,
 					uint32_t got),
 			     void *arg, uint64_t *checked)
@@ -923,6 +954,8 @@ int64_t ore_user_csum_verify(const struct ore_user_comp *c, int csum_fd,
 	struct stat st;
 	int err = 0, r;
 
+	if (!ore_user_csum_known(type))
+		return -EINVAL;
 	if (fstat(csum_fd, &st))
 		return -errno;
 	nents = ((uint64_t)st.st_size + ORE_CSUM_ENTRY - 1) / ORE_CSUM_ENTRY;
@@ -960,7 +993,7 @@ int64_t ore_user_csum_verify(const struct ore_user_comp *c, int csum_fd,
 			if (!want)
 				continue;
 			(*checked)++;
-			got = ore_user_csum_block(data + (i - lo) *
+			got = ore_user_csum_block(type, data + (i - lo) *
 						  ORE_CSUM_BLOCK);
 			if (got == want)
 				continue;

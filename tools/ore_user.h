@@ -142,15 +142,30 @@ int ore_user_rebuild_unit(struct ore_user_obj *obj, uint32_t comp,
  * "<oid>" keeps the entries of its ORE_CSUM_BLOCK-byte blocks in the side
  * file "<oid>" ORE_FILE_CSUM_SUFFIX, little-endian u32 entry i for its
  * bytes [i * 4096, (i + 1) * 4096): ore_csum_value() of the block's
- * CRC-32C (ore_user_csum_block()). An entry of 0, entries past the side
- * file's end and a missing side file are "no checksum".
+ * checksum of the type (@type below) the filesystem chose (exofs:
+ * s_csum_type): ORE_CSUM_XXH64, the low 32 bits of its XXH64 with seed
+ * 0, or ORE_CSUM_CRC32C, its CRC-32C not inverted (ore_user_csum_block()).
+ * An entry of 0, entries past the side file's end and a missing side
+ * file are "no checksum".
  */
 
 /* ore_user_csum_path - "<dir>/<oid in hex>.csum"; snprintf()'s result. */
 int ore_user_csum_path(char *buf, size_t size, const char *dir, uint64_t oid);
 
-/* ore_user_csum_block - the entry of the ORE_CSUM_BLOCK bytes at @block. */
-uint32_t ore_user_csum_block(const void *block);
+/* ore_user_csum_known - is @type ORE_CSUM_XXH64 or ORE_CSUM_CRC32C? */
+int ore_user_csum_known(uint32_t type);
+
+/*
+ * ore_user_csum_name - "xxh64", "crc32c", "none" for 0, "unknown" for
+ * any other @type.
+ */
+const char *ore_user_csum_name(uint32_t type);
+
+/*
+ * ore_user_csum_block - the entry of type @type of the ORE_CSUM_BLOCK
+ * bytes at @block; 0 (never an entry's value) for an unknown @type.
+ */
+uint32_t ore_user_csum_block(uint32_t type, const void *block);
 
 /*
  * ore_user_csum_open - open the side file @path with open(2) @flags
@@ -163,25 +178,28 @@ int ore_user_csum_open(const char *path, int flags);
 /*
  * ore_user_csum_stamp - store in the side file the entries of the blocks
  * of component @c that its object range [@off, @off + @len) touches,
- * from what @c holds now; a block that reaches past @c's end gets 0 (as
- * the kernel's file store does for a block it writes in part). *@csum_fd
- * is the side file, or negative when it is not open: then it is made,
- * from @path, when there is an entry other than 0 to store. Returns 0 or
- * a negative errno.
+ * from what @c holds now, of type @type; a block that reaches past @c's
+ * end gets 0 (as the kernel's file store does for a block it writes in
+ * part). *@csum_fd is the side file, or negative when it is not open:
+ * then it is made, from @path, when there is an entry other than 0 to
+ * store. Returns 0 or a negative errno (-EINVAL for an unknown @type).
  */
-int ore_user_csum_stamp(const struct ore_user_comp *c, int *csum_fd,
-			const char *path, uint64_t off, uint64_t len);
+int ore_user_csum_stamp(const struct ore_user_comp *c, uint32_t type,
+			int *csum_fd, const char *path, uint64_t off,
+			uint64_t len);
 
 /*
  * ore_user_csum_verify - check every block of component @c that has an
- * entry other than 0 in the side file @csum_fd against it (bytes past
- * @c's end count as zeros). @bad, when not NULL, is called for each block
- * that does not match with its object offset, the stored entry and the
- * data's; a negative return from it stops the walk and is returned.
- * *@checked counts the blocks verified. Returns the number of blocks that
- * did not match, or a negative errno.
+ * entry other than 0 in the side file @csum_fd against it, entries of
+ * type @type (bytes past @c's end count as zeros). @bad, when not NULL,
+ * is called for each block that does not match with its object offset,
+ * the stored entry and the data's; a negative return from it stops the
+ * walk and is returned. *@checked counts the blocks verified. Returns the
+ * number of blocks that did not match, or a negative errno (-EINVAL for
+ * an unknown @type).
  */
-int64_t ore_user_csum_verify(const struct ore_user_comp *c, int csum_fd,
+int64_t ore_user_csum_verify(const struct ore_user_comp *c, uint32_t type,
+			     int csum_fd,
 			     int (*bad)(void *arg, uint64_t off, uint32_t want,
 					uint32_t got),
 			     void *arg, uint64_t *checked);

@@ -6,8 +6,9 @@
 # COMPAT_REV and this mkfs.exofs --lazy-components --consistency-policy
 # none (the format changes since: without them mkfs sets
 # EXOFS_FEATURE_RO_COMPAT_COMPONENTS and, with redundancy,
-# EXOFS_FEATURE_RO_COMPAT_INTENT and EXOFS_FEATURE_RO_COMPAT_CSUM, whose
-# "<oid>.csum" side files are the only files an old mkfs did not write),
+# EXOFS_FEATURE_RO_COMPAT_INTENT and EXOFS_FEATURE_RO_COMPAT_CSUM, with
+# s_csum_type, once padding, set, and "<oid>.csum" side files, the only
+# files an old mkfs did not write),
 # both made deterministic by detrand.so (random bytes and time), write
 # identical stores; this fsck.exofs passes
 # the old image and the old fsck.exofs the new one. Skipped when the

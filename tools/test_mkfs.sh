@@ -4,7 +4,7 @@
 cd "$(dirname "$0")" || exit 1
 T=$(mktemp -d /tmp/test_mkfs.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-N=0 FAILED=0 PLAN=58
+N=0 FAILED=0 PLAN=68
 S="$T/s0 $T/s1 $T/s2 $T/s3"
 mkdir -p $S
 
@@ -110,29 +110,64 @@ expect "RAID0: no intent record by default" 0 sh -c "./mkfs.exofs -f --raid 0 $S
 expect_msg "refuses --consistency-policy intent on RAID0" "needs parity or mirrors" ./mkfs.exofs -f --raid 0 --consistency-policy intent $S
 expect_msg "refuses an unknown --consistency-policy" "is not intent or none" ./mkfs.exofs -f --consistency-policy ppl $S
 
-# --checksum (data checksums: side files "<oid>.csum" of CRC-32C entries)
+# --checksum (data checksums: side files "<oid>.csum" of XXH64 or CRC-32C
+# entries, the type in s_csum_type: 2 xxh64, 1 crc32c, 0 without CSUM)
 ro_compat() { od -An -tu4 -j28 -N4 "$1/10000" | tr -d ' '; }
+csum_type() { od -An -tu4 -j148 -N4 "$1/10000" | tr -d ' '; }
 nside() { find $S -name '*.csum' | wc -l; }
-csum_default() {
-	./mkfs.exofs -f --raid 5 $S | grep -q '^checksums: crc32c$' &&
+csum_on() {	# NAME TYPE [MKFS OPTIONS]: RAID5 with checksums of type NAME
+	local name=$1 type=$2 i
+	shift 2
+	./mkfs.exofs -f --raid 5 "$@" $S | grep -q "^checksums: $name\$" &&
 	[ "$(ro_compat $T/s0)" = 7 ] && [ -s $T/s1/20001.csum ] &&
-	[ ! -e $T/s0/10000.csum ] &&
-	./fsck.exofs -v --strict $S > $T/out && grep -q '^features: .*csum' $T/out &&
+	[ ! -e $T/s0/10000.csum ] || return 1
+	for i in 0 1 2 3; do [ "$(csum_type $T/s$i)" = "$type" ] || return 1; done
+	./fsck.exofs -v --strict $S > $T/out &&
+	grep -q "^features: .*csum (data checksums, $name)" $T/out &&
 	grep -q 'data checksums: [1-9][0-9]* blocks verified, 0 did not match' $T/out
 }
-expect "RAID5: checksums by default (CSUM bit, side files), fsck --strict verifies them clean" 0 csum_default
+expect "RAID5: xxh64 checksums by default (CSUM bit, s_csum_type 2, side files), fsck --strict verifies them clean" 0 csum_on xxh64 2
+expect "--checksum xxh64: the same" 0 csum_on xxh64 2 --checksum xxh64
+expect "--checksum crc32c: s_csum_type 1, fsck -v says crc32c and verifies them clean" 0 csum_on crc32c 1 --checksum crc32c
 csum_none() {
 	./mkfs.exofs -f --raid 5 --checksum none $S | grep -q '^checksums: none$' &&
-	[ "$(ro_compat $T/s0)" = 3 ] && [ "$(nside)" = 0 ] &&
+	[ "$(ro_compat $T/s0)" = 3 ] && [ "$(csum_type $T/s0)" = 0 ] &&
+	[ "$(nside)" = 0 ] &&
 	./fsck.exofs --strict $S > $T/out && ! grep -q 'data checksums' $T/out
 }
-expect "--checksum none: no CSUM bit, no side files" 0 csum_none
+expect "--checksum none: no CSUM bit, s_csum_type 0, no side files" 0 csum_none
 expect_msg "refuses --checksum crc32c with --consistency-policy none" \
-	"checksums need the intent record.*--consistency-policy none" \
+	"mkfs.exofs: --checksum crc32c: checksums need the intent record.*--consistency-policy none" \
 	./mkfs.exofs -f --raid 5 --checksum crc32c --consistency-policy none $S
+expect_msg "refuses --checksum xxh64 with --consistency-policy none" \
+	"mkfs.exofs: --checksum xxh64: checksums need the intent record.*--consistency-policy none" \
+	./mkfs.exofs -f --raid 5 --checksum xxh64 --consistency-policy none $S
 expect_msg "refuses --checksum crc32c on RAID0 (no intent record)" \
 	"checksums need the intent record" ./mkfs.exofs -f --raid 0 --checksum crc32c $S
-expect_msg "refuses an unknown --checksum" "is not crc32c or none" ./mkfs.exofs -f --checksum md5 $S
+expect_msg "refuses an unknown --checksum" "'md5' is not xxh64, crc32c or none" ./mkfs.exofs -f --checksum md5 $S
+# fsck takes the type from the superblock: an xxh64 filesystem whose
+# superblocks say crc32c fails every block; an unknown type, or a type
+# without the CSUM bit, is a corrupt superblock
+MUT=../tests/tools/exofs_mutate
+csum_relabel() {
+	./mkfs.exofs -q -f --raid 5 $S &&
+	$MUT set sb s_csum_type 1 $S > /dev/null || return 1
+	./fsck.exofs $S > $T/out; [ $? = 4 ] &&
+	grep -Eq 'data checksums: ([1-9][0-9]*) blocks verified, \1 did not match' $T/out
+}
+expect "fsck verifies with the superblock's type: xxh64 entries read as crc32c all fail" 0 csum_relabel
+csum_badtype() {	# FIELD VALUE MESSAGE
+	./mkfs.exofs -q -f --raid 5 $S && $MUT set sb "$1" "$2" $S > /dev/null ||
+		return 1
+	./fsck.exofs $S > $T/out 2>&1; [ $? -ge 4 ] &&
+	[ "$(grep -c "corrupt superblock: $3" $T/out)" = 4 ]
+}
+expect "fsck: s_csum_type 3 is a corrupt superblock" 0 \
+	csum_badtype s_csum_type 3 "unknown s_csum_type"
+expect "fsck: s_csum_type 0 with CSUM is a corrupt superblock" 0 \
+	csum_badtype s_csum_type 0 "unknown s_csum_type"
+expect "fsck: s_csum_type without CSUM is a corrupt superblock" 0 \
+	csum_badtype s_feature_ro_compat 3 "s_csum_type set without the CSUM feature"
 # the root directory (0x20001, 4096 bytes) is data component 0 on store
 # (0x20001 * mirrors) % 4: s1 with RAID5, s2 (and its mirror s3) with RAID1
 csum_flip() {	# STORE COMPONENT
@@ -146,9 +181,11 @@ csum_repair() {	# STORE
 	grep -q '^REPAIRED: directory 1: .*rebuilt from the redundancy' $T/out &&
 	./fsck.exofs --strict $S > /dev/null && cmp -s $T/s$1/20001 $T/orig
 }
-./mkfs.exofs -q -f --raid 5 $S && cp $T/s1/20001 $T/orig
-expect "fsck: a flipped byte of a root directory block is a checksum error (object, component, store, offset)" 0 csum_flip 1 0
-expect "fsck --repair: the block rebuilt from the parity, fsck clean after" 0 csum_repair 1
+for c in xxh64 crc32c; do
+	./mkfs.exofs -q -f --raid 5 --checksum $c $S && cp $T/s1/20001 $T/orig
+	expect "fsck: $c, a flipped byte of a root directory block is a checksum error (object, component, store, offset)" 0 csum_flip 1 0
+	expect "fsck --repair: $c, the block rebuilt from the parity, fsck clean after" 0 csum_repair 1
+done
 ./mkfs.exofs -q -f --raid 1 $S && cp $T/s3/20001 $T/orig
 expect "fsck: RAID1, a flipped byte of the second copy is a checksum error" 0 csum_flip 3 1
 expect "fsck --repair: RAID1, the copy rewritten from the first" 0 csum_repair 3
@@ -179,9 +216,9 @@ expect_msg "--replace takes no --checksum" "takes no layout options" \
 # flipped store the byte is in P, Q or a second mirror copy (a data byte
 # shows up as bad parity on the P store): plain fsck must leave it, --repair
 # must rewrite it (exit 1), fsck be clean after and the file as it was.
-repair_case() {	# RAID HITS
-	local r=$1 want=$2 k i rc hits=0 why=""
-	./mkfs.exofs -q -f --raid "$r" $S || why="mkfs failed"
+repair_case() {	# RAID HITS [CHECKSUM]
+	local r=$1 want=$2 k i rc hits=0 why="" c=${3:+ --checksum $3}
+	./mkfs.exofs -q -f --raid "$r"$c $S || why="mkfs failed"
 	for i in 0 1 2 3; do cp $T/s$i/10001 $T/orig$i; done
 	for k in 0 1 2 3; do
 		[ -z "$why" ] || break
@@ -204,12 +241,13 @@ repair_case() {	# RAID HITS
 	done
 	[ "$hits" = "$want" ] || why="${why:+$why; }$hits flipped parity/mirror bytes found, expected $want"
 	if [ -z "$why" ]; then
-		ok "fsck --repair: RAID$r parity/mirror byte flips rewritten ($hits of 4 stores)"
+		ok "fsck --repair: RAID$r$c parity/mirror byte flips rewritten ($hits of 4 stores)"
 	else
-		not_ok "fsck --repair: RAID$r parity/mirror byte flips rewritten" "$why"
+		not_ok "fsck --repair: RAID$r$c parity/mirror byte flips rewritten" "$why"
 	fi
 }
 repair_case 5 1
+repair_case 5 1 crc32c
 repair_case 6 2
 repair_case 1 1
 expect_msg "fsck --repair -n is refused" "exclude each other" ./fsck.exofs --repair -n $S

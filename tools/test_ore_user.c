@@ -817,14 +817,31 @@ static int read_entries(int fd, uint32_t *e, size_t n)
 }
 
 /*
- * Data checksums of a file store's component: the side file written by
- * ore_user_csum_stamp() (made only when an entry is not 0, a partial last
- * block 0), its entries a bitwise CRC-32C's, and ore_user_csum_verify()
- * finding a flipped byte and skipping entries of 0.
+ * The entry of a block by the formula of each type, computed apart from
+ * ore_user_csum_block(): CRC-32C bit by bit; XXH64's low 32 bits from
+ * ore_xxh64() (pinned to check values in test_csum_types()).
  */
-static void test_csum(void)
+static uint32_t ref_entry(uint32_t type, const uint8_t *block)
+{
+	if (type == ORE_CSUM_CRC32C)
+		return slow_crc32c(block, 4096);
+	return ore_csum_value((uint32_t)ore_xxh64(block, 4096, 0));
+}
+
+/*
+ * Data checksums of a file store's component, entries of @type: the side
+ * file written by ore_user_csum_stamp() (made only when an entry is not
+ * 0, a partial last block 0), its entries the type's formula's
+ * (ref_entry()), and ore_user_csum_verify() finding a flipped byte and
+ * skipping entries of 0; a side file read with the other type fails
+ * everywhere.
+ */
+static void test_csum(uint32_t type)
 {
 	char tmpl[] = "/tmp/test_ore_user.XXXXXX", path[1024], cpath[1024];
+	uint32_t other = type == ORE_CSUM_XXH64 ? ORE_CSUM_CRC32C :
+			 ORE_CSUM_XXH64;
+	const char *tn = ore_user_csum_name(type);
 	uint8_t data[5 * 4096 + 100];
 	struct ore_user_comp c = { .base = 0 };
 	struct bad_list bl = { .n = 0 };
@@ -834,62 +851,122 @@ static void test_csum(void)
 	int64_t nbad;
 
 	if (!mkdtemp(tmpl)) {
-		result(0, "csum: mkdtemp: %s", strerror(errno));
+		result(0, "csum %s: mkdtemp: %s", tn, strerror(errno));
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/20001", tmpl);
 	ore_user_csum_path(cpath, sizeof(cpath), tmpl, 0x20001);
 	result(!strcmp(cpath + strlen(tmpl), "/20001.csum"),
-	       "csum: the side file of object 0x20001 is \"20001.csum\"");
+	       "csum %s: the side file of object 0x20001 is \"20001.csum\"", tn);
 	c.fd = open(path, O_RDWR | O_CREAT, 0600);
 	fill_random(data, sizeof(data));
 	ok = pwrite(c.fd, data, 1000, 0) == 1000;
-	err = ore_user_csum_stamp(&c, &cfd, cpath, 0, 1000);
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0, 1000);
 	result(ok && !err && cfd < 0 && access(cpath, F_OK),
-	       "csum: no whole block: no side file made");
+	       "csum %s: no whole block: no side file made", tn);
 	ok = pwrite(c.fd, data, sizeof(data), 0) == (ssize_t)sizeof(data);
-	err = ore_user_csum_stamp(&c, &cfd, cpath, 0, sizeof(data));
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0, sizeof(data));
 	/* 5 entries: the last block's 0 is past the side file's end */
 	ok = ok && !err && cfd >= 0 && read_entries(cfd, e, 8) == 5;
 	for (i = 0; ok && i < 5; i++)
-		ok = e[i] == slow_crc32c(data + i * 4096, 4096) &&
-		     e[i] == ore_user_csum_block(data + i * 4096);
-	result(ok && !e[5], "csum: 5 whole blocks get their CRC-32C, the partial last block 0");
-	nbad = ore_user_csum_verify(&c, cfd, note_bad, &bl, &checked);
+		ok = e[i] == ref_entry(type, data + i * 4096) &&
+		     e[i] == ore_user_csum_block(type, data + i * 4096) &&
+		     e[i] != ore_user_csum_block(other, data + i * 4096);
+	result(ok && !e[5], "csum %s: 5 whole blocks get their %s entry, the partial last block 0",
+	       tn, tn);
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
 	result(nbad == 0 && checked == 5 && !bl.n,
-	       "csum: verify: 5 blocks checked, none bad");
+	       "csum %s: verify: 5 blocks checked, none bad", tn);
+	checked = 0;
+	nbad = ore_user_csum_verify(&c, other, cfd, note_bad, &bl, &checked);
+	result(nbad == 5 && checked == 5 && bl.n == 5,
+	       "csum %s: verified as %s, all 5 blocks fail", tn,
+	       ore_user_csum_name(other));
+	bl.n = 0;
 	data[2 * 4096 + 7] ^= 0x10;
 	ok = pwrite(c.fd, data + 2 * 4096 + 7, 1, 2 * 4096 + 7) == 1;
 	checked = 0;
-	nbad = ore_user_csum_verify(&c, cfd, note_bad, &bl, &checked);
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
 	result(ok && nbad == 1 && bl.n == 1 && bl.off[0] == 2 * 4096,
-	       "csum: verify finds a flipped byte in block 2 (offset %llu)",
-	       (unsigned long long)bl.off[0]);
+	       "csum %s: verify finds a flipped byte in block 2 (offset %llu)",
+	       tn, (unsigned long long)bl.off[0]);
 	/* a restamp of a range touching blocks 1..2 in part: both again */
-	err = ore_user_csum_stamp(&c, &cfd, cpath, 4097, 4096);
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 4097, 4096);
 	bl.n = 0;
-	nbad = ore_user_csum_verify(&c, cfd, note_bad, &bl, &checked);
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
 	read_entries(cfd, e, 8);
-	result(!err && nbad == 0 && e[2] == slow_crc32c(data + 2 * 4096, 4096),
-	       "csum: a stamp of a range restamps every block it touches");
+	result(!err && nbad == 0 && e[2] == ref_entry(type, data + 2 * 4096),
+	       "csum %s: a stamp of a range restamps every block it touches",
+	       tn);
 	/* entry 0 is not verified */
 	memset(e, 0, 4);
 	ok = pwrite(cfd, e, 4, 0) == 4;
 	data[5] ^= 1;
 	ok = ok && pwrite(c.fd, data + 5, 1, 5) == 1;
 	checked = 0;
-	nbad = ore_user_csum_verify(&c, cfd, note_bad, &bl, &checked);
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
 	result(ok && nbad == 0 && checked == 4,
-	       "csum: an entry of 0 is not verified (4 blocks checked)");
+	       "csum %s: an entry of 0 is not verified (4 blocks checked)", tn);
 	/* the component cut inside block 3: its entry and block 4's become 0 */
 	ok = !ftruncate(c.fd, 3 * 4096 + 10);
-	err = ore_user_csum_stamp(&c, &cfd, cpath, 3 * 4096, 2 * 4096 + 100);
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 3 * 4096,
+				  2 * 4096 + 100);
 	read_entries(cfd, e, 8);
 	result(ok && !err && e[2] && !e[3] && !e[4] && !e[5],
-	       "csum: blocks reaching past the component's end get 0");
+	       "csum %s: blocks reaching past the component's end get 0", tn);
 	close(cfd);
 	close(c.fd);
 	unlink(cpath);
+	unlink(path);
+	rmdir(tmpl);
+}
+
+/*
+ * The types: names, XXH64 pinned to xxHash's check values and to a block
+ * whose XXH64 an independent implementation gave, unknown types refused.
+ */
+static void test_csum_types(void)
+{
+	static const char spam[] = "Nobody inspects the spammish repetition";
+	char tmpl[] = "/tmp/test_ore_user.XXXXXX", path[1024];
+	struct ore_user_comp c = { .base = 0 };
+	uint8_t blk[4096];
+	uint64_t checked = 0;
+	int cfd = -1, i, e1, e2;
+
+	for (i = 0; i < 4096; i++)
+		blk[i] = (uint8_t)(i * 7 + 3);
+	result(!strcmp(ore_user_csum_name(ORE_CSUM_XXH64), "xxh64") &&
+	       !strcmp(ore_user_csum_name(ORE_CSUM_CRC32C), "crc32c") &&
+	       !strcmp(ore_user_csum_name(0), "none") &&
+	       ore_user_csum_known(ORE_CSUM_XXH64) &&
+	       ore_user_csum_known(ORE_CSUM_CRC32C) &&
+	       !ore_user_csum_known(0) && !ore_user_csum_known(3),
+	       "csum types: xxh64 is %u, crc32c %u, 0 none", ORE_CSUM_XXH64,
+	       ORE_CSUM_CRC32C);
+	result(ore_xxh64("", 0, 0) == 0xEF46DB3751D8E999ULL &&
+	       ore_xxh64("abc", 3, 0) == 0x44BC2CF5AD770999ULL &&
+	       ore_xxh64(spam, strlen(spam), 0) == 0xFBCEA83C8A378BF1ULL &&
+	       ore_xxh64(blk, 4096, 0) == 0x796398CD432797CCULL,
+	       "csum xxh64: xxHash's check values, and a 4096-byte block's");
+	result(ore_user_csum_block(ORE_CSUM_XXH64, blk) == 0x432797CC &&
+	       ore_user_csum_block(ORE_CSUM_CRC32C, blk) ==
+	       slow_crc32c(blk, 4096),
+	       "csum: the entry of that block: xxh64 0x432797cc (low 32 bits), crc32c bitwise");
+	result(!ore_user_csum_block(0, blk) && !ore_user_csum_block(3, blk),
+	       "csum: an unknown type's entry is 0 (never stored)");
+	if (!mkdtemp(tmpl)) {
+		result(0, "csum types: mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/1", tmpl);
+	c.fd = open(path, O_RDWR | O_CREAT, 0600);
+	e1 = pwrite(c.fd, blk, sizeof(blk), 0) == (ssize_t)sizeof(blk) ?
+	     ore_user_csum_stamp(&c, 3, &cfd, path, 0, 4096) : -EIO;
+	e2 = (int)ore_user_csum_verify(&c, 0, c.fd, NULL, NULL, &checked);
+	result(e1 == -EINVAL && cfd < 0 && e2 == -EINVAL && !checked,
+	       "csum: stamp and verify refuse an unknown type (%d, %d)", e1, e2);
+	close(c.fd);
 	unlink(path);
 	rmdir(tmpl);
 }
@@ -957,7 +1034,9 @@ int main(void)
 	test_recover();
 	test_stores();
 	test_sparse_check();
-	test_csum();
+	test_csum_types();
+	test_csum(ORE_CSUM_XXH64);
+	test_csum(ORE_CSUM_CRC32C);
 	test_parse_size();
 	for (i = 0; i < sizeof(L) / sizeof(L[0]); i++)
 		test_layout(L[i].alg, L[i].su, L[i].gw, L[i].D, L[i].G,

@@ -163,9 +163,9 @@ struct exofs_intent_ent {
 /*
  * CSUM: data checksums. Every store keeps, beside each striped object's
  * component "<oid>", the side file "<oid>.csum" (ORE_FILE_CSUM_SUFFIX) of
- * its CRC-32C entries, one per 4096 bytes (include/ore/pure.h, "Data
- * checksums"); reads verify them and repair a block that fails from the
- * redundancy. The per-store objects (superblock, intent record) have CRCs
+ * its entries, one per 4096 bytes, of the type s_csum_type (XXH64 or
+ * CRC-32C, include/ore/pure.h, "Data checksums"); reads verify them and
+ * repair a block that fails from the redundancy. The per-store objects (superblock, intent record) have CRCs
  * of their own and no side file. Needs INTENT: the mount restamps the
  * regions a crash cut writes in. An older kernel would write data without
  * its checksums, hence ro there.
@@ -263,6 +263,9 @@ struct exofs_dev_entry {
  * @s_state: EXOFS_STATE_CLEAN or EXOFS_STATE_DIRTY
  * @s_inode_size: EXOFS_INODE_SIZE
  * @s_dir_chunk: EXOFS_DIR_CHUNK, bytes of one directory chunk
+ * @s_csum_type: with EXOFS_FEATURE_RO_COMPAT_CSUM, the data checksum:
+ *	ORE_CSUM_XXH64 (2) or ORE_CSUM_CRC32C (1) (include/ore/pure.h);
+ *	0 without it
  * @s_root_ino: EXOFS_ROOT_INO
  * @s_max_ino: inode numbers are below this (the bitmap has s_max_ino bits)
  * @s_next_ino: allocation hint: where the next search for a free inode
@@ -292,7 +295,7 @@ struct exofs_fsb {
 	__le32 s_state;
 	__le32 s_inode_size;
 	__le32 s_dir_chunk;
-	__le32 s_pad0;
+	__le32 s_csum_type;
 	__le64 s_root_ino;
 	__le64 s_max_ino;
 	__le64 s_next_ino;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # exofs: data checksums catch bitrot and heal it (issue 12).
 # For RAID1 (2 copies over 4 stores), RAID5 over 4 and RAID6 over 5 ext4
-# stores, made with mkfs.exofs's defaults (checksums on): a file of random
+# stores, made with mkfs.exofs's defaults (XXH64 checksums; the RAID5 one
+# with --checksum crc32c): a file of random
 # data is written; with the filesystem unmounted, bytes of its first block
 # are flipped in component 0's file on its store (dd on the backing file).
 # Mounted again, with caches dropped: the file reads back right, the
@@ -65,14 +66,14 @@ scrub_check() {
 	sysf scrub | grep -q '^done .* mismatches 0 errors 0 '
 }
 
-# one NAME NSTORES MIRRORS MKFS_ARGS...
+# one NAME NSTORES MIRRORS TYPE MKFS_ARGS...: TYPE the checksums expected
 one() {
-	local name=$1 n=$2 m=$3 f ino i
-	shift 3
+	local name=$1 n=$2 m=$3 type=$4 f ino i
+	shift 4
 	if [ "$n" = 5 ]; then EXOFS_STORES=$ALL5; else EXOFS_STORES=$ALL4; fi
-	check "$name: mkfs.exofs (defaults: checksums on)" exofs_mkfs -q "$@"
+	check "$name: mkfs.exofs $*" exofs_mkfs -q "$@"
 	check "$name: mount" exofs_mount
-	check "$name: checksums is crc32c" sh -c "[ \"\$(cat $(exofs_sysdir)/checksums)\" = crc32c ]"
+	check "$name: checksums is $type" sh -c "[ \"\$(cat $(exofs_sysdir)/checksums)\" = $type ]"
 	check "$name: write a 1 MiB file" sh -c \
 		"dd if=/dev/urandom of=/tmp/data bs=64K count=16 2>/dev/null && cp /tmp/data $M/f && sync"
 	ino=$(stat -c %i $M/f)
@@ -115,9 +116,9 @@ one() {
 	check "$name: fsck.exofs clean after the rewrite" exofs_fsck
 }
 
-one raid1 4 2 --raid 1
-one raid5 4 1 --raid 5
-one raid6 5 1 --raid 6
+one raid1 4 2 xxh64 --raid 1
+one raid5 4 1 crc32c --raid 5 --checksum crc32c
+one raid6 5 1 xxh64 --raid 6
 
 # Without checksums the same flip is not seen (the read returns it)
 EXOFS_STORES=$ALL4

@@ -125,7 +125,8 @@ static const struct field sb_fields[] = {
 	F(exofs_fsb, s_layout.raid_algorithm), F(exofs_fsb, s_num_stores),
 	F(exofs_fsb, s_store_index), F(exofs_fsb, s_event),
 	F(exofs_fsb, s_state), F(exofs_fsb, s_inode_size),
-	F(exofs_fsb, s_dir_chunk), F(exofs_fsb, s_root_ino),
+	F(exofs_fsb, s_dir_chunk), F(exofs_fsb, s_csum_type),
+	F(exofs_fsb, s_root_ino),
 	F(exofs_fsb, s_max_ino), F(exofs_fsb, s_next_ino),
 	F(exofs_fsb, s_used_inodes),
 };
@@ -239,9 +240,7 @@ static int set_main(int argc, char **argv)
 				break;
 		}
 		/* with data checksums, the writes keep the side files right */
-		st.csum = i < st.n && (le32toh(((struct exofs_fsb *)sb)->
-					      s_feature_ro_compat) &
-				       EXOFS_FEATURE_RO_COMPAT_CSUM);
+		st.csum_type = i < st.n ? exofs_sb_csum_type(sb) : 0;
 		if (i == st.n ||
 		    exofs_obj_open(&st, EXOFS_ITABLE_OID, O_RDWR, &it)) {
 			fprintf(stderr, "exofs_mutate: no valid superblock or inode table\n");
@@ -603,9 +602,11 @@ static int mutate(uint64_t seed, uint32_t n, const char **dirs,
 		return -1;
 	}
 	maxrec = le64toh(((struct exofs_fsb *)sb)->s_max_ino);
-	/* semantic damage keeps the data checksums right, as the parity */
-	st.csum = !!(le32toh(((struct exofs_fsb *)sb)->s_feature_ro_compat) &
-		     EXOFS_FEATURE_RO_COMPAT_CSUM);
+	/*
+	 * semantic damage keeps the data checksums right (of the type the
+	 * superblock says), as the parity
+	 */
+	st.csum_type = exofs_sb_csum_type(sb);
 
 	/* inodes in use (from the bitmap) */
 	if (exofs_obj_open(&st, EXOFS_ITABLE_OID, O_RDWR | O_CREAT, &it) ||

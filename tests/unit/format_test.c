@@ -221,6 +221,10 @@ static const struct sb_case sb_cases[] = {
 	{ FSB(s_max_ino), EXOFS_MAX_INO_LIMIT + 1, 0, 0, "s_max_ino out of range" },
 	{ FSB(s_used_inodes), 4097, 0, 0, "s_used_inodes is above s_max_ino" },
 	{ FSB(s_state), 3, 0, 0, "unknown s_state" },
+	{ FSB(s_csum_type), ORE_CSUM_XXH64, 0, 0,
+	  "s_csum_type set without the CSUM feature" },
+	{ FSB(s_feature_ro_compat), EXOFS_FEATURE_RO_COMPAT_CSUM, 0, 0,
+	  "data checksums (CSUM) without the intent record (INTENT)" },
 	{ FSBL(raid_algorithm), 3, 0, 0, "raid_algorithm is not 0, 4, 5 or 6" },
 	{ FSBL(stripe_unit), 1000, 0, 0, "stripe_unit is not a multiple of the page size" },
 	{ FSBL(group_count), 2, 0, 0, "layout needs more components than there are devices" },
@@ -887,8 +891,8 @@ static void test_oreblk_sb_split(void)
 /*
  * The replacement stub of mkfs.exofs --replace: accepted by its check and
  * refused by exofs_sb_check(); a flag set rebuilding with a checkpoint is a
- * valid superblock; a stub with a stray field, a bad checksum or another
- * state is refused.
+ * valid superblock; a stub with a stray field (s_num_stores, s_csum_type),
+ * a bad checksum or another state is refused.
  */
 static void test_exofs_sb_replacement(void)
 {
@@ -922,6 +926,12 @@ static void test_exofs_sb_replacement(void)
 	       !strcmp(why, "replacement stub with fields that must be zero"),
 	       "stub with s_num_stores: %s", why ? why : "(accepted)");
 	fsb->s_num_stores = 0;
+	fsb->s_csum_type = htole32(ORE_CSUM_XXH64);
+	fsb->s_csum = htole32(exofs_sb_csum(sb));
+	EXPECT(exofs_sb_replacement_check(sb, &why) &&
+	       !strcmp(why, "replacement stub with fields that must be zero"),
+	       "stub with s_csum_type: %s", why ? why : "(accepted)");
+	fsb->s_csum_type = 0;
 	fsb->s_csum = htole32(exofs_sb_csum(sb) ^ 1);
 	EXPECT(exofs_sb_replacement_check(sb, &why) &&
 	       !strcmp(why, "superblock checksum mismatch"),
@@ -931,6 +941,91 @@ static void test_exofs_sb_replacement(void)
 	EXPECT(exofs_sb_replacement_check(sb, &why) &&
 	       !strcmp(why, "not a replacement store"),
 	       "clean state: %s", why ? why : "(accepted)");
+}
+
+/*
+ * Data checksums: with CSUM (and INTENT) s_csum_type must be XXH64 (2) or
+ * CRC-32C (1); without CSUM it must be 0; CSUM needs INTENT whatever the
+ * type. s_csum_type is a shared field (exofs_sb_same()), not in a stub.
+ */
+static void make_sb_csum(uint8_t *sb, uint32_t idx, uint32_t ro_compat,
+			 uint32_t type)
+{
+	make_sb(sb, idx);
+	exofs_fsb(sb)->s_feature_ro_compat = htole32(ro_compat);
+	exofs_fsb(sb)->s_csum_type = htole32(type);
+	exofs_fsb(sb)->s_csum = htole32(exofs_sb_csum(sb));
+}
+
+static void test_exofs_sb_csum_type(void)
+{
+	static const struct {
+		uint32_t ro_compat, type;
+		const char *why;	/* NULL: valid */
+	} c[] = {
+#define RC_I	(EXOFS_FEATURE_RO_COMPAT_COMPONENTS | EXOFS_FEATURE_RO_COMPAT_INTENT)
+#define RC_IC	(RC_I | EXOFS_FEATURE_RO_COMPAT_CSUM)
+		{ RC_IC, ORE_CSUM_XXH64, NULL },
+		{ RC_IC, ORE_CSUM_CRC32C, NULL },
+		{ RC_I, 0, NULL },
+		{ 0, 0, NULL },
+		{ EXOFS_FEATURE_RO_COMPAT_INTENT | EXOFS_FEATURE_RO_COMPAT_CSUM,
+		  ORE_CSUM_XXH64, NULL },
+		{ RC_IC, 0, "unknown s_csum_type" },
+		{ RC_IC, 3, "unknown s_csum_type" },
+		{ RC_IC, 0xffffffff, "unknown s_csum_type" },
+		{ RC_I, ORE_CSUM_XXH64, "s_csum_type set without the CSUM feature" },
+		{ RC_I, ORE_CSUM_CRC32C, "s_csum_type set without the CSUM feature" },
+		{ 0, 3, "s_csum_type set without the CSUM feature" },
+		{ EXOFS_FEATURE_RO_COMPAT_COMPONENTS | EXOFS_FEATURE_RO_COMPAT_CSUM,
+		  ORE_CSUM_XXH64,
+		  "data checksums (CSUM) without the intent record (INTENT)" },
+		{ EXOFS_FEATURE_RO_COMPAT_CSUM, ORE_CSUM_CRC32C,
+		  "data checksums (CSUM) without the intent record (INTENT)" },
+		{ EXOFS_FEATURE_RO_COMPAT_CSUM, 0,
+		  "data checksums (CSUM) without the intent record (INTENT)" },
+#undef RC_I
+#undef RC_IC
+	};
+	uint8_t sb[EXOFS_SB_SIZE], b[EXOFS_SB_SIZE];
+	struct ore_layout l;
+	const char *why;
+	size_t i;
+	int err;
+
+	EXPECT(ORE_CSUM_CRC32C == 1 && ORE_CSUM_XXH64 == 2,
+	       "the on-disk type values: crc32c %u, xxh64 %u", ORE_CSUM_CRC32C,
+	       ORE_CSUM_XXH64);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		make_sb_csum(sb, 2, c[i].ro_compat, c[i].type);
+		why = NULL;
+		err = exofs_sb_check(sb, &l, &why);
+		if (!c[i].why)
+			EXPECT(!err, "ro_compat 0x%x s_csum_type %u refused: %s",
+			       c[i].ro_compat, c[i].type, why ? why : "");
+		else
+			EXPECT(err == -EINVAL && why && !strcmp(why, c[i].why),
+			       "ro_compat 0x%x s_csum_type %u: returned %d, \"%s\", expected \"%s\"",
+			       c[i].ro_compat, c[i].type, err,
+			       why ? why : "(none)", c[i].why);
+	}
+	/* without s_csum fixed up, the checksum says so first */
+	make_sb_csum(sb, 2, EXOFS_FEATURE_RO_COMPAT_INTENT |
+		     EXOFS_FEATURE_RO_COMPAT_CSUM, ORE_CSUM_XXH64);
+	exofs_fsb(sb)->s_csum_type = htole32(ORE_CSUM_CRC32C);
+	EXPECT(exofs_sb_check(sb, &l, &why) == -EINVAL && why &&
+	       !strcmp(why, "superblock checksum mismatch"),
+	       "s_csum_type changed, s_csum not: %s", why ? why : "(accepted)");
+	/* a shared field: stores that differ in it are not the same */
+	make_sb_csum(sb, 0, EXOFS_FEATURE_RO_COMPAT_INTENT |
+		     EXOFS_FEATURE_RO_COMPAT_CSUM, ORE_CSUM_XXH64);
+	make_sb_csum(b, 1, EXOFS_FEATURE_RO_COMPAT_INTENT |
+		     EXOFS_FEATURE_RO_COMPAT_CSUM, ORE_CSUM_XXH64);
+	EXPECT(exofs_sb_same(sb, b), "two stores with xxh64 differ");
+	make_sb_csum(b, 1, EXOFS_FEATURE_RO_COMPAT_INTENT |
+		     EXOFS_FEATURE_RO_COMPAT_CSUM, ORE_CSUM_CRC32C);
+	EXPECT(!exofs_sb_same(sb, b), "xxh64 and crc32c stores are the same");
+	printf("# %zu checksum feature/type combinations\n", ARRAY_SIZE(c));
 }
 
 /* The intent record slot: region size, checksum and every refusal. */
@@ -1031,6 +1126,7 @@ static const struct {
 	{ "exofs_sb_roundtrip", test_exofs_sb_roundtrip },
 	{ "exofs_sb_malformed", test_exofs_sb_malformed },
 	{ "exofs_sb_replacement", test_exofs_sb_replacement },
+	{ "exofs_sb_csum_type", test_exofs_sb_csum_type },
 	{ "exofs_inode_roundtrip", test_exofs_inode_roundtrip },
 	{ "exofs_inode_malformed", test_exofs_inode_malformed },
 	{ "oreblk_sb_roundtrip", test_oreblk_sb_roundtrip },
