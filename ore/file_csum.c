@@ -249,15 +249,17 @@ int ore_file_csum_write(struct file *cf, u64 first, const __le32 *ents,
 int ore_file_csum_clear(struct file *cf, u64 offset, u64 len)
 {
 	static const __le32 zeros[128];
-	u64 first, last;
+	u64 first, last, size;
 	int err = 0;
 
 	if (!cf || !len)
 		return 0;
 	first = offset / ORE_CSUM_BLOCK;
 	last = (offset + len - 1) / ORE_CSUM_BLOCK;
-	if (first * ORE_CSUM_ENTRY >= i_size_read(file_inode(cf)))
+	size = i_size_read(file_inode(cf)) / ORE_CSUM_ENTRY;
+	if (first >= size)
 		return 0;	/* nothing stored there */
+	last = min(last, size - 1);	/* entries past the end are 0 */
 	while (first <= last && !err) {
 		u32 n = min_t(u64, last - first + 1, ARRAY_SIZE(zeros));
 
