@@ -647,6 +647,42 @@ static void exofs_intent_free_regions(struct exofs_intent *in)
 	in->nr = 0;
 }
 
+/*
+ * A forced mount cannot repair the regions (a store is not in service),
+ * but with checksums it restamps what the stores in service hold there
+ * (ore_restamp()): blocks a crash cut from their entries then read as
+ * what they hold, which the user accepted with -o force, rather than fail
+ * their checksums where the redundancy cannot rebuild them. The regions
+ * stay in the record: a mount with every store repairs them.
+ */
+static int exofs_intent_restamp_all(struct exofs_intent *in)
+{
+	struct exofs_sb_info *sbi = in->sbi;
+	struct exofs_intent_region *r;
+	struct ore_components oc;
+	unsigned int b;
+	u64 off, end;
+	int err;
+
+	if (!sbi->csum_on)
+		return 0;
+	hash_for_each(in->hash, b, r, hash) {
+		exofs_init_comps(sbi, &oc, r->oid);
+		off = r->region * in->region;
+		end = min(exofs_scrub_extent(sbi, &oc), off + in->region);
+		if (off >= end)
+			continue;
+		err = ore_restamp(&sbi->layout, &oc, off, end - off);
+		if (err == -ENOMEM)
+			return err;
+		if (err)	/* its blocks may fail their checksums */
+			pr_warn("%s: object 0x%llx: cannot restamp the region [%llu, %llu) named by the intent record: %d\n",
+				sbi->sb->s_id, r->oid, off, end, err);
+		cond_resched();
+	}
+	return 0;
+}
+
 /* The regions the records name, repaired; then the record written empty. */
 static int exofs_intent_recover(struct exofs_intent *in, bool force)
 {
@@ -668,10 +704,11 @@ static int exofs_intent_recover(struct exofs_intent *in, bool force)
 			       "missing");
 			return -EUCLEAN;
 		}
-		pr_warn("%s: %u regions had writes in flight and store %d is not in service: not repaired (force)\n",
-			sbi->sb->s_id, in->nr, out);
+		pr_warn("%s: %u regions had writes in flight and store %d is not in service: not repaired (force)%s\n",
+			sbi->sb->s_id, in->nr, out,
+			sbi->csum_on ? ", their checksums restamped" : "");
 		in->recovered = 0;
-		return 0;
+		return exofs_intent_restamp_all(in);
 	}
 	hash_for_each(in->hash, b, r, hash) {
 		err = exofs_intent_repair(in, r, &found);
