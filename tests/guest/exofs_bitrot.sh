@@ -2,9 +2,9 @@
 # exofs: data checksums catch bitrot and heal it (issue 12).
 # For RAID1 (2 copies over 4 stores), RAID5 over 4 and RAID6 over 5 ext4
 # stores, made with mkfs.exofs's defaults (XXH64 checksums; the RAID5 one
-# with --checksum crc32c): a file of random
-# data is written; with the filesystem unmounted, bytes of its first block
-# are flipped in component 0's file on its store (dd on the backing file).
+# with --checksum crc32c): a file of random data is written; with the
+# filesystem unmounted, bytes of its first block are flipped in component
+# 0's file on its store (dd on the backing file).
 # Mounted again, with caches dropped: the file reads back right, the
 # checksum counters move, and the block on the store is the original again
 # (read on the store directly after the unmount); a scrub check then finds
