@@ -37,14 +37,17 @@
 /**
  * struct exofs_csum_fix - the repair of one read's stripes
  * @work: on &exofs_sb_info.csum_wq
- * @inode: referenced until the work is done
+ * @sb: the filesystem
+ * @ino: the inode read, looked up again by the work (the read holds no
+ *	reference: the inode may be on its way out meanwhile)
  * @offset: logical byte offset of the read
  * @length: its bytes
  * @errors: component reads that failed their checksum
  */
 struct exofs_csum_fix {
 	struct work_struct work;
-	struct inode *inode;
+	struct super_block *sb;
+	unsigned long ino;
 	u64 offset;
 	u64 length;
 	u32 errors;
@@ -87,6 +90,7 @@ int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat, u32 type)
 		       sbi->sb->s_id);
 		return -EINVAL;
 	}
+	spin_lock_init(&sbi->csum_lock);
 	sbi->csum_wq = alloc_workqueue("exofs-csum", WQ_UNBOUND, 1);
 	if (!sbi->csum_wq)
 		return -ENOMEM;
@@ -103,12 +107,43 @@ int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat, u32 type)
 }
 
 /**
- * exofs_csum_stop - wait for the queued repairs and end them
+ * exofs_csum_pause - no more repairs, and wait for those queued
+ * @sbi: the filesystem, at remount read-only (before the intent record
+ *	stops: a repair writes) or unmount
+ *
+ * exofs_csum_resume() lets them run again (remount read-write).
+ */
+void exofs_csum_pause(struct exofs_sb_info *sbi)
+{
+	if (!sbi->csum_wq)
+		return;
+	spin_lock_irq(&sbi->csum_lock);
+	sbi->csum_fix_off = true;
+	spin_unlock_irq(&sbi->csum_lock);
+	flush_workqueue(sbi->csum_wq);
+}
+
+/**
+ * exofs_csum_resume - repairs run again after exofs_csum_pause()
+ * @sbi: the filesystem, read-write again
+ */
+void exofs_csum_resume(struct exofs_sb_info *sbi)
+{
+	if (!sbi->csum_wq)
+		return;
+	spin_lock_irq(&sbi->csum_lock);
+	sbi->csum_fix_off = false;
+	spin_unlock_irq(&sbi->csum_lock);
+}
+
+/**
+ * exofs_csum_stop - end the repairs for good
  * @sbi: the filesystem, before its inodes are evicted at unmount
  */
 void exofs_csum_stop(struct exofs_sb_info *sbi)
 {
 	if (sbi->csum_wq) {
+		exofs_csum_pause(sbi);
 		destroy_workqueue(sbi->csum_wq);
 		sbi->csum_wq = NULL;
 	}
@@ -118,20 +153,29 @@ static void exofs_csum_fix_work(struct work_struct *work)
 {
 	struct exofs_csum_fix *fix = container_of(work, struct exofs_csum_fix,
 						  work);
-	struct inode *inode = fix->inode;
-	struct super_block *sb = inode->i_sb;
+	struct super_block *sb = fix->sb;
 	struct exofs_sb_info *sbi = exofs_sb(sb);
 	const struct ore_layout *l = &sbi->layout;
-	struct exofs_i_info *oi = exofs_i(inode);
-	struct exofs_io io = { .inode = inode };
+	struct exofs_io io = {};
+	struct exofs_i_info *oi;
+	struct inode *inode;
 	u64 off, end, found = 0;
 	int err = -EROFS;
 
+	/* every exofs inode is hashed, the internal ones too; gone: done */
+	inode = ilookup(sb, fix->ino);
+	if (!inode) {
+		kfree(fix);
+		return;
+	}
+	oi = exofs_i(inode);
+	io.inode = inode;
 	off = rounddown(fix->offset, l->stripe_length);
 	end = roundup(fix->offset + fix->length, l->stripe_length);
 	inode_lock(inode);
 	exofs_wb_exclude(inode);
-	if (!sb_rdonly(sb) && !sbi->degraded) {
+	if (!READ_ONCE(sbi->csum_fix_off) && !sb_rdonly(sb) &&
+	    !sbi->degraded) {
 		end = min(end, exofs_scrub_extent(sbi, &oi->oc));
 		err = off < end ? ore_scrub(l, &oi->oc, off, end - off, 0,
 					    &found, exofs_io_error, &io) : 0;
@@ -162,20 +206,28 @@ void exofs_csum_repair(struct inode *inode, const struct ore_io_state *ios,
 {
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
 	struct exofs_csum_fix *fix = NULL;
+	unsigned long flags;
+	bool queued = false;
 
 	if (!err && sbi->csum_wq)
 		fix = kzalloc(sizeof(*fix), GFP_ATOMIC);
-	if (!fix) {
-		atomic64_add(ios->csum_errors, &sbi->cnt.csum_unrepaired);
-		return;
+	if (fix) {
+		INIT_WORK(&fix->work, exofs_csum_fix_work);
+		fix->sb = inode->i_sb;
+		fix->ino = inode->i_ino;
+		fix->offset = ios->offset;
+		fix->length = ios->length;
+		fix->errors = ios->csum_errors;
+		/* not once exofs_csum_pause() has flushed the queue */
+		spin_lock_irqsave(&sbi->csum_lock, flags);
+		if (!sbi->csum_fix_off)
+			queued = queue_work(sbi->csum_wq, &fix->work);
+		spin_unlock_irqrestore(&sbi->csum_lock, flags);
+		if (queued)
+			return;
+		kfree(fix);
 	}
-	INIT_WORK(&fix->work, exofs_csum_fix_work);
-	ihold(inode);
-	fix->inode = inode;
-	fix->offset = ios->offset;
-	fix->length = ios->length;
-	fix->errors = ios->csum_errors;
-	queue_work(sbi->csum_wq, &fix->work);
+	atomic64_add(ios->csum_errors, &sbi->cnt.csum_unrepaired);
 }
 
 /**

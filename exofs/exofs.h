@@ -245,6 +245,9 @@ struct exofs_retired {
  * @csum_on: EXOFS_FEATURE_RO_COMPAT_CSUM (data checksums, csum.c)
  * @csum_type: their type, ORE_CSUM_XXH64 or ORE_CSUM_CRC32C
  * @csum_wq: the repairs of reads that met bad checksums, or NULL
+ * @csum_lock: protects @csum_fix_off against the queueing of repairs
+ * @csum_fix_off: no repair may be queued or run (remount read-only,
+ *	unmount: exofs_csum_pause())
  */
 struct exofs_sb_info {
 	struct super_block *sb;
@@ -293,6 +296,8 @@ struct exofs_sb_info {
 	bool csum_on;
 	u32 csum_type;
 	struct workqueue_struct *csum_wq;
+	spinlock_t csum_lock;		/* irq safe: taken at I/O completion */
+	bool csum_fix_off;
 };
 
 /**
@@ -488,6 +493,8 @@ u64 exofs_scrub_extent(struct exofs_sb_info *sbi, struct ore_components *oc);
 /* csum.c */
 int exofs_csum_enable_store(struct exofs_sb_info *sbi, struct ore_store *store);
 int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat, u32 type);
+void exofs_csum_pause(struct exofs_sb_info *sbi);
+void exofs_csum_resume(struct exofs_sb_info *sbi);
 void exofs_csum_stop(struct exofs_sb_info *sbi);
 void exofs_csum_repair(struct inode *inode, const struct ore_io_state *ios,
 		       int err);

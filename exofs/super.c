@@ -644,9 +644,12 @@ static int exofs_reconfigure(struct fs_context *fc)
 			return err;
 		/* s_flags turn read-write as this returns */
 		exofs_rebuild_resume(sbi);
+		exofs_csum_resume(sbi);
 	} else {
 		/* the store stays rebuilding, from its checkpoint */
 		exofs_rebuild_stop(sbi);
+		/* a repair writes: none once the record stops */
+		exofs_csum_pause(sbi);
 		exofs_sync_meta(sbi);
 		exofs_intent_stop(sbi);
 		exofs_write_supers(sbi, EXOFS_STATE_CLEAN, true);

@@ -429,6 +429,26 @@ static void ore_file_forget(struct ore_file_store *fs, u64 oid)
  * Data checksums
  */
 
+/*
+ * Side-file writes dirty the backing filesystem's page cache from threads
+ * that clean the page cache of the filesystem above (its writeback): as
+ * loop's worker, they are throttled against the backing device only, not
+ * held in balance_dirty_pages() until the pages only they can clean are
+ * clean. Returns the flag's old state for ore_file_throttle_restore().
+ */
+static unsigned int ore_file_throttle_local(void)
+{
+	unsigned int old = current->flags & PF_LOCAL_THROTTLE;
+
+	current->flags |= PF_LOCAL_THROTTLE;
+	return old;
+}
+
+static void ore_file_throttle_restore(unsigned int old)
+{
+	current->flags = (current->flags & ~PF_LOCAL_THROTTLE) | old;
+}
+
 /* Does @sio store or verify checksums? */
 static bool ore_file_csum_on(const struct ore_file_store *fs,
 			     const struct ore_store_io *sio)
@@ -520,11 +540,12 @@ static int ore_file_csum_restamp(struct ore_file_io *fio)
 	struct ore_store_io *sio = fio->sio;
 	struct ore_file_store *fs = fio->fs;
 	const struct cred *old_cred;
+	unsigned int nofs, local;
 	struct file *cf;
-	unsigned int nofs;
 	int err;
 
 	nofs = memalloc_nofs_save();
+	local = ore_file_throttle_local();
 	cf = ore_file_csum_get(fs, fio->fo, true);
 	if (IS_ERR(cf)) {
 		err = PTR_ERR(cf);
@@ -536,6 +557,7 @@ static int ore_file_csum_restamp(struct ore_file_io *fio)
 					  fio->ents, fio->nents, false);
 		revert_creds(old_cred);
 	}
+	ore_file_throttle_restore(local);
 	memalloc_nofs_restore(nofs);
 	return err;
 }
@@ -687,19 +709,18 @@ static void ore_file_check_work(struct work_struct *work)
 static void ore_file_io_work(struct work_struct *work)
 {
 	struct ore_file_io *fio = container_of(work, struct ore_file_io, work);
-	unsigned int old_local = current->flags & PF_LOCAL_THROTTLE;
 	const struct cred *old_cred;
-	unsigned int nofs;
+	unsigned int nofs, local;
 	long ret;
 
 	/* As loop's worker: throttle only against the backing device. */
-	current->flags |= PF_LOCAL_THROTTLE;
+	local = ore_file_throttle_local();
 	nofs = memalloc_nofs_save();
 	old_cred = override_creds(fio->fs->cred);
 	ret = ore_file_rw_buffered(fio);
 	revert_creds(old_cred);
 	memalloc_nofs_restore(nofs);
-	current->flags = (current->flags & ~PF_LOCAL_THROTTLE) | old_local;
+	ore_file_throttle_restore(local);
 	ore_file_io_finish(fio, ret);
 }
 
@@ -852,10 +873,14 @@ static void ore_file_deferred_work(struct work_struct *work)
 	struct ore_store_io *sio = d->sio;
 
 	kfree(d);
-	if (sio->discard)
+	if (sio->discard) {
+		unsigned int local = ore_file_throttle_local();
+
 		ore_file_discard(sio);
-	else
+		ore_file_throttle_restore(local);
+	} else {
 		ore_file_start(sio);
+	}
 }
 
 /*
@@ -877,15 +902,19 @@ static void ore_file_discard(struct ore_store_io *sio)
 		err = PTR_ERR(fo);
 	} else {
 		old_cred = override_creds(fs->cred);
-		err = vfs_fallocate(fo->file,
-				    FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-				    sio->offset, sio->len);
-		if (!err && READ_ONCE(fs->csum_type) && !sio->no_csum) {
+		/* the entries first: a crash between leaves fewer, not wrong */
+		err = 0;
+		if (READ_ONCE(fs->csum_type) && !sio->no_csum) {
 			struct file *cf = ore_file_csum_get(fs, fo, false);
 
 			err = IS_ERR(cf) ? PTR_ERR(cf) :
 			      ore_file_csum_clear(cf, sio->offset, sio->len);
 		}
+		if (!err)
+			err = vfs_fallocate(fo->file,
+					    FALLOC_FL_PUNCH_HOLE |
+					    FALLOC_FL_KEEP_SIZE,
+					    sio->offset, sio->len);
 		revert_creds(old_cred);
 		ore_file_obj_put(fo, false);
 	}
@@ -977,11 +1006,13 @@ static void __ore_file_start(struct ore_store_io *sio, bool retried)
 	INIT_WORK(&fio->check_work, ore_file_check_work);
 
 	if (ore_file_csum_on(fs, sio)) {
+		unsigned int local = ore_file_throttle_local();
 		int err;
 
 		old_cred = override_creds(fs->cred);
 		err = ore_file_csum_begin(fio);
 		revert_creds(old_cred);
+		ore_file_throttle_restore(local);
 		if (err) {
 			fio->check = false;
 			ore_file_io_finish(fio, err);
@@ -1116,12 +1147,17 @@ static int ore_file_truncate(struct ore_store *store, u64 oid, u64 size)
 		goto out;
 	}
 	old_cred = override_creds(fs->cred);
-	err = vfs_truncate(&fo->file->f_path, size);
-	if (!err && READ_ONCE(fs->csum_type)) {
+	/* the side file first: a crash between leaves fewer entries */
+	err = 0;
+	if (READ_ONCE(fs->csum_type)) {
+		unsigned int local = ore_file_throttle_local();
 		struct file *cf = ore_file_csum_get(fs, fo, false);
 
 		err = IS_ERR(cf) ? PTR_ERR(cf) : ore_file_csum_cut(cf, size);
+		ore_file_throttle_restore(local);
 	}
+	if (!err)
+		err = vfs_truncate(&fo->file->f_path, size);
 	revert_creds(old_cred);
 	ore_file_obj_put(fo, false);
 out:
@@ -1197,9 +1233,16 @@ static int ore_file_flush(struct ore_store *store, u64 oid)
 			if (err == -ENOENT)	/* nothing written, nothing to do */
 				err = 0;
 		} else {
+			struct file *cf = NULL;
+
 			err = vfs_fsync(fo->file, 0);
-			if (!err && READ_ONCE(fo->csum_file))
-				err = vfs_fsync(fo->csum_file, 0);
+			/* the side file, also when this open of it has none */
+			if (!err && READ_ONCE(fs->csum_type))
+				cf = ore_file_csum_get(fs, fo, false);
+			if (IS_ERR(cf))
+				err = PTR_ERR(cf);
+			else if (cf)
+				err = vfs_fsync(cf, 0);
 			ore_file_obj_put(fo, false);
 		}
 	}
