@@ -26,28 +26,50 @@
 
 #include "internal.h"
 
-/*
- * The entry of the ORE_CSUM_BLOCK bytes at @off of @bv (which holds them
- * all), hashed a page at a time: a bvec may span several pages.
- */
-static u32 ore_csum_bvec_block(u32 type, const struct bio_vec *bv, u32 off)
+/* The entry of the ORE_CSUM_BLOCK bytes at @p. */
+static u32 ore_csum_block(u32 type, const void *p)
 {
-	struct xxh64_state xs;
-	u32 crc = ~0U, done = 0;
+	if (type == ORE_CSUM_XXH64)
+		return ore_csum_value((u32)xxh64(p, ORE_CSUM_BLOCK, 0));
+	return ore_csum_value(crc32c(~0U, p, ORE_CSUM_BLOCK));
+}
 
+/**
+ * ore_csum_bvec_block - the entry of a block of a request's memory
+ * @type: ORE_CSUM_CRC32C or ORE_CSUM_XXH64
+ * @bv: the bvec that holds the whole block
+ * @off: the block's offset in @bv
+ *
+ * The entry of the ORE_CSUM_BLOCK bytes at @off of @bv, for the file and
+ * the block store alike; a block that spans pages (a bvec may span
+ * several) is hashed a page at a time. Any context.
+ *
+ * Return: the entry, never 0.
+ */
+u32 ore_csum_bvec_block(u32 type, const struct bio_vec *bv, u32 off)
+{
+	u32 boff = bv->bv_offset + off, crc = ~0U, done = 0, entry;
+	struct xxh64_state xs;
+	void *p;
+
+	if (offset_in_page(boff) + ORE_CSUM_BLOCK <= PAGE_SIZE) {
+		p = kmap_local_page(nth_page(bv->bv_page, boff >> PAGE_SHIFT));
+		entry = ore_csum_block(type, p + offset_in_page(boff));
+		kunmap_local(p);
+		return entry;
+	}
 	if (type == ORE_CSUM_XXH64)
 		xxh64_reset(&xs, 0);
 	while (done < ORE_CSUM_BLOCK) {
-		u32 boff = bv->bv_offset + off + done;
+		u32 pos = boff + done;
 		u32 n = min_t(u32, ORE_CSUM_BLOCK - done,
-			      PAGE_SIZE - offset_in_page(boff));
-		void *p = kmap_local_page(nth_page(bv->bv_page,
-						   boff >> PAGE_SHIFT));
+			      PAGE_SIZE - offset_in_page(pos));
 
+		p = kmap_local_page(nth_page(bv->bv_page, pos >> PAGE_SHIFT));
 		if (type == ORE_CSUM_XXH64)
-			xxh64_update(&xs, p + offset_in_page(boff), n);
+			xxh64_update(&xs, p + offset_in_page(pos), n);
 		else
-			crc = crc32c(crc, p + offset_in_page(boff), n);
+			crc = crc32c(crc, p + offset_in_page(pos), n);
 		kunmap_local(p);
 		done += n;
 	}

@@ -30,6 +30,7 @@ int ore_recover_pages(const struct ore_layout *layout, void **ptrs,
 		      unsigned int bytes, int faila, int failb);
 
 /* file_csum.c */
+u32 ore_csum_bvec_block(u32 type, const struct bio_vec *bv, u32 off);
 u64 ore_file_csum_span(u64 offset, u32 len, u32 *nents);
 void ore_file_csum_compute(u32 type, const struct ore_store_io *sio,
 			   __le32 *ents, u32 nents);

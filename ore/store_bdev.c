@@ -50,7 +50,6 @@
 #include <linux/highmem.h>
 #include <linux/statfs.h>
 #include <linux/pagemap.h>
-#include <linux/crc32c.h>
 #include <ore/pure.h>
 
 #include "internal.h"
@@ -146,14 +145,6 @@ static struct folio *ore_bdev_csum_folio(struct ore_bdev_store *bs, u64 pos,
 	return folio;
 }
 
-/* The entry of one ORE_CSUM_BLOCK of data at @p. */
-static u32 ore_bdev_block_csum(const struct ore_bdev_store *bs, const void *p)
-{
-	if (bs->csum_type == ORE_CSUM_XXH64)
-		return ore_csum_value((u32)xxh64(p, ORE_CSUM_BLOCK, 0));
-	return ore_csum_value(crc32c(~0U, p, ORE_CSUM_BLOCK));
-}
-
 /* Done with a checksum folio: dirty it if it was stamped, unlock, put. */
 static void ore_bdev_csum_release(struct folio *folio, bool locked,
 				  bool stamped)
@@ -194,10 +185,8 @@ static int ore_bdev_csum_walk(struct ore_bdev_store *bs,
 
 		for (o = 0; o < bv->bv_len && done < bytes;
 		     o += ORE_CSUM_BLOCK, done += ORE_CSUM_BLOCK, blk++) {
-			u32 boff = bv->bv_offset + o;
 			u64 pos = bs->csum_start + blk * ORE_CSUM_ENTRY;
 			__le32 *ent;
-			void *data;
 			u32 crc;
 
 			if (!folio || pos >= folio_pos(folio) + folio_size(folio)) {
@@ -217,10 +206,7 @@ static int ore_bdev_csum_walk(struct ore_bdev_store *bs,
 				}
 				locked = stamp;
 			}
-			data = kmap_local_page(nth_page(bv->bv_page,
-							boff >> PAGE_SHIFT));
-			crc = ore_bdev_block_csum(bs, data + offset_in_page(boff));
-			kunmap_local(data);
+			crc = ore_csum_bvec_block(bs->csum_type, bv, o);
 			ent = kmap_local_folio(folio, pos - folio_pos(folio));
 			if (stamp) {
 				*ent = cpu_to_le32(crc);
