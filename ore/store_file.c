@@ -174,6 +174,12 @@ static void ore_file_name(char *name, u64 oid)
 	snprintf(name, ORE_FILE_NAME_LEN, "%llx", oid);
 }
 
+/* The name of the side file of @oid's checksums (ore/file_csum.c). */
+static void ore_file_csum_name(char *name, u64 oid)
+{
+	snprintf(name, ORE_FILE_NAME_LEN, "%llx" ORE_FILE_CSUM_SUFFIX, oid);
+}
+
 /*
  * Drop a reference to @fo. From any context with @sync false (the file is
  * closed by fput()'s deferred work); @sync true closes it now and may only
@@ -470,7 +476,7 @@ static struct file *ore_file_csum_get(struct ore_file_store *fs,
 	file = READ_ONCE(fo->csum_file);
 	if (file)
 		return file;
-	snprintf(name, sizeof(name), "%llx" ORE_FILE_CSUM_SUFFIX, fo->oid);
+	ore_file_csum_name(name, fo->oid);
 	file = ore_file_open_name(fs, fo->oid, name, create);
 	if (IS_ERR(file))
 		return PTR_ERR(file) == -ENOENT ? NULL : file;
@@ -1115,7 +1121,7 @@ static int ore_file_remove(struct ore_store *store, u64 oid)
 		return -EIO;
 	ore_file_forget(fs, oid);
 	if (READ_ONCE(fs->csum_type)) {
-		snprintf(name, sizeof(name), "%llx" ORE_FILE_CSUM_SUFFIX, oid);
+		ore_file_csum_name(name, oid);
 		err = ore_file_unlink(fs, name);
 		if (err == -ENOENT)
 			err = 0;
