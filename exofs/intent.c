@@ -593,6 +593,21 @@ static int exofs_intent_load_store(struct exofs_intent *in, u32 i,
 }
 
 /*
+ * The components of region @r's object into @oc, and the part of the
+ * region its components hold, [*@off, *@end): false when they hold none.
+ */
+static bool exofs_intent_region_range(struct exofs_intent *in,
+				      struct exofs_intent_region *r,
+				      struct ore_components *oc, u64 *off,
+				      u64 *end)
+{
+	exofs_init_comps(in->sbi, oc, r->oid);
+	*off = r->region * in->region;
+	*end = min(exofs_scrub_extent(in->sbi, oc), *off + in->region);
+	return *off < *end;
+}
+
+/*
  * Repair region @r: ore_scrub() in repair mode over its stripes, which
  * with checksums restamps them first.
  */
@@ -602,14 +617,11 @@ static int exofs_intent_repair(struct exofs_intent *in,
 	struct exofs_sb_info *sbi = in->sbi;
 	const struct ore_layout *l = &sbi->layout;
 	struct ore_components oc;
-	u64 off = r->region * in->region, end;
+	u64 off, end;
 	int err;
 
-	exofs_init_comps(sbi, &oc, r->oid);
-	end = exofs_scrub_extent(sbi, &oc);
-	if (off >= end)
+	if (!exofs_intent_region_range(in, r, &oc, &off, &end))
 		return 0;
-	end = min(end, off + in->region);
 	/* blocks and their checksums may have been cut apart: restamp */
 	err = ore_scrub(l, &oc, off, end - off,
 			ORE_SCRUB_REPAIR | (sbi->csum_on ? ORE_SCRUB_RESTAMP : 0),
@@ -667,10 +679,7 @@ static int exofs_intent_restamp_all(struct exofs_intent *in)
 	if (!sbi->csum_on)
 		return 0;
 	hash_for_each(in->hash, b, r, hash) {
-		exofs_init_comps(sbi, &oc, r->oid);
-		off = r->region * in->region;
-		end = min(exofs_scrub_extent(sbi, &oc), off + in->region);
-		if (off >= end)
+		if (!exofs_intent_region_range(in, r, &oc, &off, &end))
 			continue;
 		err = ore_restamp(&sbi->layout, &oc, off, end - off);
 		if (err == -ENOMEM)
