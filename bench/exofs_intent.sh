@@ -24,17 +24,19 @@
 # <= 1.10 for time).
 #
 # Arguments (--args): size=SIZE (default 256M), runtime=SECONDS (15),
-# rounds=N (2), levels=5+6 (or 5, or 6).
+# rounds=N (2), levels=5+6 (or 5, or 6), jobs=all (or untar: only the
+# untar, the others print 0; more rounds in the same time).
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-SIZE=256M RUNTIME=15 ROUNDS=2 LEVELS=5+6
+SIZE=256M RUNTIME=15 ROUNDS=2 LEVELS=5+6 JOBS=all
 for a in $(echo "$ORE_ARGS" | tr ',' ' '); do
 	case $a in
 	size=*) SIZE=${a#size=} ;;
 	runtime=*) RUNTIME=${a#runtime=} ;;
 	rounds=*) ROUNDS=${a#rounds=} ;;
 	levels=*) LEVELS=${a#levels=} ;;
+	jobs=*) JOBS=${a#jobs=} ;;
 	esac
 done
 OUT=/tmp/intent_bench
@@ -79,14 +81,17 @@ one_round() {
 	EXOFS_STORES=$stores
 	mkfs.exofs -q -f --raid $lvl $(conf_args $pol) $stores > $OUT/mkfs.out 2>&1 &&
 	exofs_mount "" $M > /dev/null 2>&1 || { cat $OUT/mkfs.out >&2; echo "0 0 0 0"; return; }
-	fio_run seqwrite --rw=write --bs=1M --size=$SIZE --end_fsync=1 --create_on_open=1 &&
-		sw=$(field 48 | awk '{ printf "%.1f", $1 / 1024 }') || sw=0
-	fio_run randwrite --rw=randwrite --bs=4k --size=$SIZE --fdatasync=16 \
-		--time_based --runtime=$RUNTIME && rw=$(field 49) || rw=0
-	drop
-	fio_run seqread --rw=read --bs=1M --size=$SIZE &&
-		sr=$(field 7 | awk '{ printf "%.1f", $1 / 1024 }') || sr=0
-	rm -f $M/f
+	sw=0 rw=0 sr=0
+	if [ "$JOBS" = all ]; then
+		fio_run seqwrite --rw=write --bs=1M --size=$SIZE --end_fsync=1 --create_on_open=1 &&
+			sw=$(field 48 | awk '{ printf "%.1f", $1 / 1024 }')
+		fio_run randwrite --rw=randwrite --bs=4k --size=$SIZE --fdatasync=16 \
+			--time_based --runtime=$RUNTIME && rw=$(field 49)
+		drop
+		fio_run seqread --rw=read --bs=1M --size=$SIZE &&
+			sr=$(field 7 | awk '{ printf "%.1f", $1 / 1024 }')
+		rm -f $M/f
+	fi
 	sync
 	c=$(now)
 	tar -xf /tmp/tree.tar -C $M && sync

@@ -10,6 +10,11 @@
  * entry past the end of the side file or in a hole of it, means "no
  * checksum": the block is not verified. A missing side file is all zeros.
  *
+ * The entries of the first ORE_FILE_CSUM_HEAD blocks may be in the
+ * object's extended attribute ORE_FILE_CSUM_XATTR instead, "the head"
+ * (include/ore/pure.h, docs/stores.md): when it exists it is the only
+ * place of those entries.
+ *
  * This file holds the format: computing, verifying, reading and writing
  * entries. When they are read and written is ore/store_file.c's concern.
  * Every function here but ore_file_csum_compute() and
@@ -22,6 +27,8 @@
 #include <linux/highmem.h>
 #include <linux/crc32c.h>
 #include <linux/xxhash.h>
+#include <linux/xattr.h>
+#include <linux/mount.h>
 #include <ore/pure.h>
 
 #include "internal.h"
@@ -318,4 +325,57 @@ int ore_file_csum_cut(struct file *cf, u64 size)
 	    (blocks - 1) * ORE_CSUM_ENTRY < i_size_read(file_inode(cf)))
 		return ore_file_csum_write(cf, blocks - 1, &zero, 1, false);
 	return 0;
+}
+
+/**
+ * ore_file_csum_head_get - the entries of an object's head
+ * @file: the object's file
+ * @head: ORE_FILE_CSUM_HEAD entries, those past the value's end set to 0
+ *
+ * Return: 0, -ENODATA when the file has no head (the side file holds
+ * every entry), -EOPNOTSUPP when its filesystem has no user extended
+ * attributes, -EUCLEAN when the value is not a head, or another error of
+ * the read.
+ */
+int ore_file_csum_head_get(struct file *file, __le32 *head)
+{
+	const size_t max = ORE_FILE_CSUM_HEAD * ORE_CSUM_ENTRY;
+	ssize_t ret;
+
+	ret = vfs_getxattr(file_mnt_idmap(file), file->f_path.dentry,
+			   ORE_FILE_CSUM_XATTR, head, max);
+	if (ret == -ERANGE || (ret >= 0 && ret % ORE_CSUM_ENTRY))
+		return -EUCLEAN;
+	if (ret < 0)
+		return ret;
+	memset((char *)head + ret, 0, max - ret);
+	return 0;
+}
+
+/**
+ * ore_file_csum_head_set - store the head of an object
+ * @file: the object's file, open for writing
+ * @head: ORE_FILE_CSUM_HEAD entries (trailing zeros are not stored)
+ * @sync: on stable storage when it returns
+ *
+ * Return: 0 or the error of the write (-EOPNOTSUPP: the filesystem has no
+ * user extended attributes).
+ */
+int ore_file_csum_head_set(struct file *file, const __le32 *head, bool sync)
+{
+	u32 n = ORE_FILE_CSUM_HEAD;
+	int err;
+
+	while (n && !head[n - 1])
+		n--;
+	err = mnt_want_write_file(file);
+	if (err)
+		return err;
+	/* a value of no bytes is a head of zeros: the pointer is not NULL */
+	err = vfs_setxattr(file_mnt_idmap(file), file->f_path.dentry,
+			   ORE_FILE_CSUM_XATTR, head, n * ORE_CSUM_ENTRY, 0);
+	mnt_drop_write_file(file);
+	if (!err && sync)
+		err = vfs_fsync(file, 0);
+	return err;
 }

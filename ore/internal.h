@@ -41,6 +41,8 @@ int ore_file_csum_write(struct file *cf, u64 first, const __le32 *ents,
 			u32 nents, bool sync);
 int ore_file_csum_clear(struct file *cf, u64 offset, u64 len);
 int ore_file_csum_cut(struct file *cf, u64 size);
+int ore_file_csum_head_get(struct file *file, __le32 *head);
+int ore_file_csum_head_set(struct file *file, const __le32 *head, bool sync);
 
 /* store_bdev.c */
 extern unsigned int ore_csum_inline_max;

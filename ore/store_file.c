@@ -29,11 +29,13 @@
  * runs on it is safe: the file is closed when the last I/O ends.
  *
  * Data checksums (ore_file_store_enable_csum(), docs/stores.md): each
- * object's entries are in its side file "<oid>.csum" (ore/file_csum.c for
- * the format). A write computes the entries of its blocks and writes them
- * (buffered) into the side file before its data goes out; a read reads
- * them before its data and checks the data when it arrives: a block that
- * does not match reads as -EBADMSG, its data in the request's memory.
+ * object's entries are in its side file "<oid>.csum", those of its first
+ * ORE_FILE_CSUM_HEAD blocks in an extended attribute of its file, the
+ * head, where the filesystem has them (ore/file_csum.c for the format).
+ * A write computes the entries of its blocks and stores them (buffered)
+ * before its data goes out; a read reads them before its data and checks
+ * the data when it arrives: a block that does not match reads as
+ * -EBADMSG, its data in the request's memory.
  * Requests up to ore_csum_inline_max bytes are hashed where they are (a
  * read in its completion); longer ones in the store's workqueue, as is
  * every restamp (&ore_store_io.restamp). Entries and data reach the disk
@@ -74,6 +76,8 @@
 #define ORE_FILE_HASH_BITS	6
 /* Work items of one store's workqueue running at once. */
 #define ORE_FILE_WQ_ACTIVE	16
+/* Locks of the heads' read-modify-writes, by oid. */
+#define ORE_FILE_HEAD_LOCK_BITS	3
 /* Room for "%llx" of a u64, the side file's suffix and the NUL. */
 #define ORE_FILE_NAME_LEN	(17 + sizeof(ORE_FILE_CSUM_SUFFIX) - 1)
 #define ORE_FILE_OPEN_FLAGS	(O_RDWR | O_LARGEFILE | O_NOATIME | O_NOFOLLOW | \
@@ -114,6 +118,9 @@ struct ore_file_obj {
  * @lru: the same, most recently used first
  * @nr_cached: entries in @hash
  * @csum_type: data checksums (ORE_CSUM_*), 0 when off
+ * @no_head: the filesystem has no user extended attributes: every entry
+ *	goes to the side files
+ * @head_lock: serialize the read-modify-writes of the heads, by oid
  */
 struct ore_file_store {
 	struct ore_store store;
@@ -125,6 +132,8 @@ struct ore_file_store {
 	struct list_head lru;
 	unsigned int nr_cached;
 	u32 csum_type;
+	bool no_head;
+	struct mutex head_lock[1 << ORE_FILE_HEAD_LOCK_BITS];
 };
 
 /**
@@ -488,17 +497,197 @@ static struct file *ore_file_csum_get(struct ore_file_store *fs,
 	return file;
 }
 
+static struct mutex *ore_file_head_lock(struct ore_file_store *fs, u64 oid)
+{
+	return &fs->head_lock[hash_64(oid, ORE_FILE_HEAD_LOCK_BITS)];
+}
+
+/* Name the object whose head is corrupt (-EUCLEAN) in the log. */
+static int ore_file_head_err(struct ore_file_store *fs, u64 oid, int err)
+{
+	if (err == -EUCLEAN)
+		pr_err_ratelimited("store %s: oid 0x%llx: the extended attribute %s of the object's file is corrupt (not a checksum head)\n",
+				   fs->store.name, oid, ORE_FILE_CSUM_XATTR);
+	return err;
+}
+
 /*
- * Before the data of @fio moves: a write computes its entries and writes
- * them into the side file (synced with a FUA write), a read reads them
- * (a restamp later, see ore_file_check_work()). Process context, with the
+ * The entries [@first, @first + @n) of @fo's object into @ents: those of
+ * the head from its attribute when the object has one, the others (all
+ * of them when it has none) from the side file. Process context, with the
  * store's credentials.
+ */
+static int ore_file_csum_load(struct ore_file_store *fs,
+			      struct ore_file_obj *fo, u64 first,
+			      __le32 *ents, u32 n)
+{
+	__le32 head[ORE_FILE_CSUM_HEAD];
+	struct file *cf;
+	u32 h = 0;	/* entries taken from the head */
+	int err;
+
+	if (first < ORE_FILE_CSUM_HEAD && !READ_ONCE(fs->no_head)) {
+		err = ore_file_csum_head_get(fo->file, head);
+		if (!err) {
+			h = min_t(u64, n, ORE_FILE_CSUM_HEAD - first);
+			memcpy(ents, head + first, h * sizeof(*ents));
+		} else if (err != -ENODATA && err != -EOPNOTSUPP) {
+			return ore_file_head_err(fs, fo->oid, err);
+		}
+	}
+	if (h == n)
+		return 0;
+	cf = ore_file_csum_get(fs, fo, false);
+	if (IS_ERR(cf))
+		return PTR_ERR(cf);
+	return ore_file_csum_read(cf, first + h, ents + h, n - h);
+}
+
+/*
+ * Store @n entries of the head of @fo's object from entry @first on
+ * (@first + @n <= ORE_FILE_CSUM_HEAD). An object without a head gets one,
+ * first with the head entries its side file holds; a corrupt head is made
+ * anew, the other entries 0. With @zero_only,
+ * @ents are not used: the entries become 0, and only in a head that
+ * exists (else the side file has them). Return: 0, -EOPNOTSUPP when the
+ * filesystem has no user extended attributes, or another error.
+ */
+static int ore_file_csum_head_update(struct ore_file_store *fs,
+				     struct ore_file_obj *fo, u64 first,
+				     const __le32 *ents, u32 n, bool zero_only,
+				     bool sync)
+{
+	struct mutex *lock = ore_file_head_lock(fs, fo->oid);
+	__le32 head[ORE_FILE_CSUM_HEAD], old[ORE_FILE_CSUM_HEAD];
+	bool make = false;
+	struct file *cf;
+	int err;
+
+	mutex_lock(lock);
+	err = ore_file_csum_head_get(fo->file, old);
+	if (err == -ENODATA && !zero_only) {
+		cf = ore_file_csum_get(fs, fo, false);
+		err = IS_ERR(cf) ? PTR_ERR(cf) :
+		      ore_file_csum_read(cf, 0, old, ORE_FILE_CSUM_HEAD);
+		make = true;
+	} else if (err == -EUCLEAN && !zero_only) {
+		/* a write makes a corrupt head anew: what else it held is lost */
+		ore_file_head_err(fs, fo->oid, err);
+		memset(old, 0, sizeof(old));
+		err = 0;
+		make = true;
+	}
+	if (err) {
+		if (err == -ENODATA)	/* zero_only: nothing stored there */
+			err = 0;
+		goto out;
+	}
+	memcpy(head, old, sizeof(head));
+	if (zero_only)
+		memset(head + first, 0, n * sizeof(*head));
+	else
+		memcpy(head + first, ents, n * sizeof(*head));
+	if (make || memcmp(head, old, sizeof(head)))
+		err = ore_file_csum_head_set(fo->file, head, sync);
+out:
+	mutex_unlock(lock);
+	return ore_file_head_err(fs, fo->oid, err);
+}
+
+/*
+ * Store the entries [@first, @first + @n) of @fo's object: those of the
+ * head in its attribute, the others in the side file (made for entries
+ * other than 0). Process context, with the store's credentials.
+ */
+static int ore_file_csum_store(struct ore_file_store *fs,
+			       struct ore_file_obj *fo, u64 first,
+			       const __le32 *ents, u32 n, bool sync)
+{
+	struct file *cf;
+	u32 h = 0;	/* entries stored in the head */
+	int err;
+
+	if (first < ORE_FILE_CSUM_HEAD && !READ_ONCE(fs->no_head)) {
+		h = min_t(u64, n, ORE_FILE_CSUM_HEAD - first);
+		err = ore_file_csum_head_update(fs, fo, first, ents, h, false,
+						sync);
+		if (err == -EOPNOTSUPP) {
+			pr_info("store %s: no user extended attributes: every checksum goes to the side files\n",
+				fs->store.name);
+			WRITE_ONCE(fs->no_head, true);
+			h = 0;
+		} else if (err) {
+			return err;
+		}
+	}
+	if (h == n)
+		return 0;
+	cf = ore_file_csum_get(fs, fo, memchr_inv(ents + h, 0,
+						  (n - h) * sizeof(*ents)));
+	if (IS_ERR_OR_NULL(cf))
+		return PTR_ERR(cf);	/* NULL: only zeros, none stored */
+	return ore_file_csum_write(cf, first + h, ents + h, n - h, sync);
+}
+
+/*
+ * The entries of the blocks that the bytes [@offset, @offset + @len) of
+ * @fo's object touch become 0 (a discard). Process context, with the
+ * store's credentials.
+ */
+static int ore_file_csum_zero(struct ore_file_store *fs,
+			      struct ore_file_obj *fo, u64 offset, u64 len)
+{
+	u64 first = offset / ORE_CSUM_BLOCK;
+	struct file *cf;
+	int err;
+
+	if (!len)
+		return 0;
+	if (first < ORE_FILE_CSUM_HEAD && !READ_ONCE(fs->no_head)) {
+		u64 end = min_t(u64, (offset + len - 1) / ORE_CSUM_BLOCK + 1,
+				ORE_FILE_CSUM_HEAD);
+
+		err = ore_file_csum_head_update(fs, fo, first, NULL,
+						end - first, true, false);
+		if (err && err != -EOPNOTSUPP)
+			return err;
+	}
+	cf = ore_file_csum_get(fs, fo, false);
+	return IS_ERR(cf) ? PTR_ERR(cf) : ore_file_csum_clear(cf, offset, len);
+}
+
+/*
+ * The entries of @fo's object truncated to @size bytes: those past the
+ * end go, that of a last block cut in its middle becomes 0. Process
+ * context, with the store's credentials.
+ */
+static int ore_file_csum_truncate(struct ore_file_store *fs,
+				  struct ore_file_obj *fo, u64 size)
+{
+	u64 from = size / ORE_CSUM_BLOCK;	/* the first block cut */
+	struct file *cf;
+	int err;
+
+	if (from < ORE_FILE_CSUM_HEAD && !READ_ONCE(fs->no_head)) {
+		err = ore_file_csum_head_update(fs, fo, from, NULL,
+						ORE_FILE_CSUM_HEAD - from,
+						true, false);
+		if (err && err != -EOPNOTSUPP)
+			return err;
+	}
+	cf = ore_file_csum_get(fs, fo, false);
+	return IS_ERR(cf) ? PTR_ERR(cf) : ore_file_csum_cut(cf, size);
+}
+
+/*
+ * Before the data of @fio moves: a write computes its entries and stores
+ * them (synced with a FUA write), a read reads them (a restamp later, see
+ * ore_file_check_work()). Process context, with the store's credentials.
  */
 static int ore_file_csum_begin(struct ore_file_io *fio)
 {
 	struct ore_store_io *sio = fio->sio;
 	struct ore_file_store *fs = fio->fs;
-	struct file *cf;
 	u64 first;
 	int err;
 
@@ -510,16 +699,17 @@ static int ore_file_csum_begin(struct ore_file_io *fio)
 		fio->check = true;
 		return 0;
 	}
-	cf = ore_file_csum_get(fs, fio->fo, sio->write);
-	if (IS_ERR(cf))
-		return PTR_ERR(cf);
 	if (!sio->write) {
-		/* no side file: nothing to verify */
-		fio->check = !!cf;
-		return ore_file_csum_read(cf, first, fio->ents, fio->nents);
+		err = ore_file_csum_load(fs, fio->fo, first, fio->ents,
+					 fio->nents);
+		/* only entries of 0: nothing to verify */
+		fio->check = !err && memchr_inv(fio->ents, 0, fio->nents *
+						sizeof(*fio->ents));
+		return err;
 	}
 	ore_file_csum_compute(fs->csum_type, sio, fio->ents, fio->nents);
-	err = ore_file_csum_write(cf, first, fio->ents, fio->nents, sio->fua);
+	err = ore_file_csum_store(fs, fio->fo, first, fio->ents, fio->nents,
+				  sio->fua);
 	kvfree(fio->ents);
 	fio->ents = NULL;
 	return err;
@@ -547,22 +737,15 @@ static int ore_file_csum_restamp(struct ore_file_io *fio)
 	struct ore_file_store *fs = fio->fs;
 	const struct cred *old_cred;
 	unsigned int nofs, local;
-	struct file *cf;
 	int err;
 
 	nofs = memalloc_nofs_save();
 	local = ore_file_throttle_local();
-	cf = ore_file_csum_get(fs, fio->fo, true);
-	if (IS_ERR(cf)) {
-		err = PTR_ERR(cf);
-	} else {
-		ore_file_csum_compute(fs->csum_type, sio, fio->ents,
-				      fio->nents);
-		old_cred = override_creds(fs->cred);
-		err = ore_file_csum_write(cf, sio->offset / ORE_CSUM_BLOCK,
-					  fio->ents, fio->nents, false);
-		revert_creds(old_cred);
-	}
+	ore_file_csum_compute(fs->csum_type, sio, fio->ents, fio->nents);
+	old_cred = override_creds(fs->cred);
+	err = ore_file_csum_store(fs, fio->fo, sio->offset / ORE_CSUM_BLOCK,
+				  fio->ents, fio->nents, false);
+	revert_creds(old_cred);
 	ore_file_throttle_restore(local);
 	memalloc_nofs_restore(nofs);
 	return err;
@@ -910,12 +1093,9 @@ static void ore_file_discard(struct ore_store_io *sio)
 		old_cred = override_creds(fs->cred);
 		/* the entries first: a crash between leaves fewer, not wrong */
 		err = 0;
-		if (READ_ONCE(fs->csum_type) && !sio->no_csum) {
-			struct file *cf = ore_file_csum_get(fs, fo, false);
-
-			err = IS_ERR(cf) ? PTR_ERR(cf) :
-			      ore_file_csum_clear(cf, sio->offset, sio->len);
-		}
+		if (READ_ONCE(fs->csum_type) && !sio->no_csum)
+			err = ore_file_csum_zero(fs, fo, sio->offset,
+						 sio->len);
 		if (!err)
 			err = vfs_fallocate(fo->file,
 					    FALLOC_FL_PUNCH_HOLE |
@@ -988,8 +1168,14 @@ static void __ore_file_start(struct ore_store_io *sio, bool retried)
 		}
 		goto out;
 	}
-	/* Nothing to read past the end: no need for the filesystem. */
-	if (!sio->write && sio->offset >= i_size_read(file_inode(fo->file))) {
+	/*
+	 * Nothing to read past the end: no need for the filesystem. But a
+	 * restamp stores the entries of the zeros it reads there: a crash
+	 * in an extending write can leave entries past the end, which a
+	 * later extension would find stale.
+	 */
+	if (!sio->write && !(sio->restamp && ore_file_csum_on(fs, sio)) &&
+	    sio->offset >= i_size_read(file_inode(fo->file))) {
 		ore_file_obj_put(fo, false);
 		ore_file_zero_tail(sio, 0);
 		ore_store_io_done(sio, 0);
@@ -1157,9 +1343,8 @@ static int ore_file_truncate(struct ore_store *store, u64 oid, u64 size)
 	err = 0;
 	if (READ_ONCE(fs->csum_type)) {
 		unsigned int local = ore_file_throttle_local();
-		struct file *cf = ore_file_csum_get(fs, fo, false);
 
-		err = IS_ERR(cf) ? PTR_ERR(cf) : ore_file_csum_cut(cf, size);
+		err = ore_file_csum_truncate(fs, fo, size);
 		ore_file_throttle_restore(local);
 	}
 	if (!err)
@@ -1351,6 +1536,7 @@ struct ore_store *ore_file_store_open(const char *root)
 {
 	struct ore_file_store *fs;
 	struct file *dir;
+	unsigned int i;
 	int err;
 
 	dir = filp_open(root, O_RDONLY | O_DIRECTORY | O_LARGEFILE, 0);
@@ -1386,6 +1572,8 @@ struct ore_store *ore_file_store_open(const char *root)
 	fs->cred = get_current_cred();
 	spin_lock_init(&fs->lock);
 	hash_init(fs->hash);
+	for (i = 0; i < ARRAY_SIZE(fs->head_lock); i++)
+		mutex_init(&fs->head_lock[i]);
 	INIT_LIST_HEAD(&fs->lru);
 	ore_store_init(&fs->store, &ore_file_store_ops, root);
 	pr_debug("file store %s open\n", root);

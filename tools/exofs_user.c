@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "exofs_user.h"
@@ -25,7 +26,7 @@ const char *exofs_obj_comp_dir(const struct exofs_obj *o, uint32_t comp)
 /*
  * &ore_user_obj.written of an object with checksums: the entries (of the
  * filesystem's type) of what was written into component @comp go into its
- * side file.
+ * head and its side file (ore_user_csum_stamp()).
  */
 static int exofs_obj_written(struct ore_user_obj *obj, uint32_t comp,
 			     uint64_t off, uint64_t len)
@@ -46,6 +47,8 @@ static int exofs_obj_written(struct ore_user_obj *obj, uint32_t comp,
 /*
  * The side files of @o's components that exist, opened with the access
  * mode and O_TRUNC of @flags (never created here: a write makes one).
+ * With O_TRUNC the heads of the components go too: their entries are
+ * those of what the truncated files held.
  */
 static int exofs_obj_open_csum(struct exofs_obj *o, int flags)
 {
@@ -62,6 +65,10 @@ static int exofs_obj_open_csum(struct exofs_obj *o, int flags)
 	for (c = 0; c < n; c++) {
 		if (o->comps[c].fd < 0)
 			continue;
+		if ((flags & O_TRUNC) &&
+		    fremovexattr(o->comps[c].fd, ORE_FILE_CSUM_XATTR) &&
+		    errno != ENODATA && errno != EOPNOTSUPP)
+			return -errno;
 		if (ore_user_csum_path(path, sizeof(path),
 				       exofs_obj_comp_dir(o, c), o->oid) >=
 		    (int)sizeof(path))

@@ -21,8 +21,10 @@
  * @layout: the layout of striped objects (verified)
  * @csum_type: 0, or the filesystem has data checksums
  *	(EXOFS_FEATURE_RO_COMPAT_CSUM) and this is their type, s_csum_type
- *	(ORE_CSUM_XXH64 or ORE_CSUM_CRC32C): the objects keep the side files
- *	of their components up to date with entries of this type
+ *	(ORE_CSUM_XXH64 or ORE_CSUM_CRC32C): the objects keep the entries
+ *	of their components, of this type, up to date: in the head (the
+ *	attribute ORE_FILE_CSUM_XATTR of the component file) and the side
+ *	file (ore_user.h)
  */
 struct exofs_stores {
 	uint32_t n;
@@ -38,7 +40,8 @@ struct exofs_stores {
  * @comps: its components (layout.num_comps)
  * @csum_fds: with &exofs_stores.csum_type, the open side file of each
  *	component ("<oid>.csum", ore_user_csum_path()), -1 where there is
- *	none (yet); else NULL
+ *	none (yet: most objects of up to 64 KiB never get one, their
+ *	entries all in the head); else NULL
  * @obj: the ore_user object over @comps
  */
 struct exofs_obj {
@@ -52,9 +55,11 @@ struct exofs_obj {
 /*
  * exofs_obj_open - open striped object @oid over @st with open(2) @flags
  * (O_CREAT creates every component file). With @st->csum_type the side
- * files that exist are opened too (O_TRUNC truncates them), and every
- * write through @o->obj stores the entries (of that type) of the blocks
- * it touches (making a side file when it has one other than 0 to store).
+ * files that exist are opened too (O_TRUNC truncates them and removes the
+ * heads), and every write through @o->obj stores the entries (of that
+ * type) of the blocks it touches (ore_user_csum_stamp(): the head's in
+ * the attribute, the others in the side file, made when it has one other
+ * than 0 to store).
  * @st must outlive @o.
  * Returns 0 or a negative errno.
  */

@@ -17,14 +17,18 @@
  *    no leaked objects;
  *  - with data checksums (EXOFS_FEATURE_RO_COMPAT_CSUM), every block of
  *    every component of the inode table, bitmap, directories and (unless
- *    --no-data) file data against its entry in the component's side file
- *    "<oid>.csum"; side files: regular, of an existing striped object,
- *    only on a filesystem with checksums;
+ *    --no-data) file data against its entry: in the head (the extended
+ *    attribute "user.ore.csum" of the component file, blocks 0 to 15)
+ *    when the file has one, else and past it in the side file
+ *    "<oid>.csum"; heads well formed; side files: regular, of an
+ *    existing striped object; heads and side files only on a filesystem
+ *    with checksums, never of a per-store object;
  *  - parity and mirrors of the inode table, bitmap, directories and (unless
  *    --no-data) all file data.
  * Nothing is written, except with --repair: then a block that does not
  * match its checksum is rebuilt from the redundancy (only when what is
- * rebuilt matches the checksum), and parity and mirrors that disagree
+ * rebuilt matches the checksum), a corrupt head is restamped from the
+ * data of its blocks, and parity and mirrors that disagree
  * with the data are rewritten (as the kernel's scrub repair: mirror
  * copies from the first readable copy, P and Q from the data, their
  * checksums with them); both are reported as "REPAIRED:" lines. Nothing
@@ -48,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "exofs_user.h"
@@ -579,9 +584,48 @@ static int csum_bad_block(void *arg, uint64_t off, uint32_t want,
 }
 
 /*
+ * Component @c of @o has a corrupt head (its attribute is no list of
+ * entries): reported and, with --repair, restamped from the data of its
+ * blocks (the parity check after tells whether that data agrees with the
+ * redundancy). Returns 1 when it was restamped.
+ */
+static int bad_head(struct fsck *f, struct exofs_obj *o, uint32_t c,
+		    const char *what)
+{
+	const char *dir = comp_store(f, o, (int)c);
+	char msg[512], path[4096];
+	ssize_t len;
+	int err;
+
+	len = fgetxattr(o->comps[c].fd, ORE_FILE_CSUM_XATTR, NULL, 0);
+	snprintf(msg, sizeof(msg),
+		 "%s: object 0x%llx component %u on store %s: the checksum head of %s/%llx (extended attribute " ORE_FILE_CSUM_XATTR ", %lld bytes) is corrupt",
+		 what, (unsigned long long)o->oid, c, dir, dir,
+		 (unsigned long long)o->oid, (long long)len);
+	if (!repair) {
+		error("%s: its blocks are not verified", msg);
+		return 0;
+	}
+	if (ore_user_csum_path(path, sizeof(path), dir, o->oid) >=
+	    (int)sizeof(path))
+		err = -ENAMETOOLONG;
+	else
+		err = ore_user_csum_stamp(&o->comps[c], f->csum,
+					  &o->csum_fds[c], path, 0,
+					  ORE_FILE_CSUM_HEAD * ORE_CSUM_BLOCK);
+	if (err) {
+		error("%s: cannot restamp it: %s", msg, strerror(-err));
+		return 0;
+	}
+	repaired("%s: restamped from the data", msg);
+	return 1;
+}
+
+/*
  * With data checksums: every block of every component of @o that has an
- * entry in its side file, verified (with --repair, rebuilt where it does
- * not match). One line per component with bad blocks.
+ * entry, in its head or its side file, verified (with --repair, rebuilt
+ * where it does not match). One line per component with bad blocks or a
+ * corrupt head.
  */
 static void check_csums(struct fsck *f, struct exofs_obj *o, const char *what)
 {
@@ -600,7 +644,7 @@ static void check_csums(struct fsck *f, struct exofs_obj *o, const char *what)
 	for (c = 0; c < l->num_comps; c++) {
 		int64_t nbad;
 
-		if (o->comps[c].fd < 0 || o->csum_fds[c] < 0)
+		if (o->comps[c].fd < 0)
 			continue;
 		w.comp = c;
 		w.row = ~0ULL;
@@ -609,6 +653,14 @@ static void check_csums(struct fsck *f, struct exofs_obj *o, const char *what)
 		nbad = ore_user_csum_verify(&o->comps[c], f->csum,
 					    o->csum_fds[c], csum_bad_block, &w,
 					    &f->csum_blocks);
+		if (nbad == -EUCLEAN) {
+			if (!bad_head(f, o, c, what))
+				continue;
+			nbad = ore_user_csum_verify(&o->comps[c], f->csum,
+						    o->csum_fds[c],
+						    csum_bad_block, &w,
+						    &f->csum_blocks);
+		}
 		if (nbad < 0) {
 			error("%s: object 0x%llx component %u on store %s: cannot verify its checksums: %s",
 			      what, (unsigned long long)o->oid, c,
@@ -1013,7 +1065,31 @@ static void check_side_file(struct fsck *f, const char *dir, const char *name,
 			name);
 }
 
-/* Objects in the stores that no inode owns; their side files. */
+/*
+ * The head (extended attribute ORE_FILE_CSUM_XATTR) of the object file
+ * @name of object @oid in store @dir: only with data checksums, never of
+ * a per-store object (whether it is well formed, check_csums() sees).
+ */
+static void check_head_place(struct fsck *f, const char *dir,
+			     const char *name, uint64_t oid)
+{
+	char path[4096];
+
+	if (f->csum && oid != EXOFS_SUPER_OID && oid != EXOFS_INTENT_OID)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	/* none, or none possible (not a regular file, no user xattrs) */
+	if (lgetxattr(path, ORE_FILE_CSUM_XATTR, NULL, 0) < 0)
+		return;
+	if (!f->csum)
+		warning("store %s: object %s has a checksum head (extended attribute " ORE_FILE_CSUM_XATTR ") on a filesystem without data checksums (no CSUM feature)",
+			dir, name);
+	else
+		warning("store %s: object %s has a checksum head (extended attribute " ORE_FILE_CSUM_XATTR "), a per-store object (they have none)",
+			dir, name);
+}
+
+/* Objects in the stores that no inode owns; their side files and heads. */
 static void check_leaked_objects(struct fsck *f)
 {
 	uint32_t i;
@@ -1047,6 +1123,7 @@ static void check_leaked_objects(struct fsck *f)
 			}
 			if (*end)
 				continue;
+			check_head_place(f, dir, de->d_name, oid);
 			if (oid == EXOFS_SUPER_OID || oid == EXOFS_ITABLE_OID ||
 			    oid == EXOFS_IBITMAP_OID || oid == EXOFS_INTENT_OID)
 				continue;

@@ -9,9 +9,11 @@
  * stores=` must name them in). What is written is docs/exofs-format.md's
  * "What mkfs.exofs writes": the striped inode table, inode bitmap and root
  * directory through ore_user (ORE's placement, parity and mirrors; with
- * data checksums, the "<oid>.csum" side file of each component), then one
- * superblock with the device table per store (last, so an interrupted
- * mkfs leaves no valid filesystem behind).
+ * data checksums, the entries of each component: those of its first 16
+ * blocks in its head, the extended attribute "user.ore.csum" of its file,
+ * the others in its "<oid>.csum" side file; mkfs writes no block past the
+ * head), then one superblock with the device table per store (last, so an
+ * interrupted mkfs leaves no valid filesystem behind).
  *
  * With --replace, STORE_DIR becomes a replacement for store INDEX of the
  * filesystem FS_UUID: it gets the stub superblock of
@@ -270,8 +272,8 @@ static int clear_store(const char *dir)
 
 /*
  * Write @len bytes at @off of striped object @oid, creating it; with
- * st->csum_type the side files get the entries of the blocks written
- * (exofs_obj_open()).
+ * st->csum_type the heads (and side files) get the entries of the blocks
+ * written (exofs_obj_open()).
  */
 static int write_striped(const struct exofs_stores *st, uint64_t oid,
 			 uint64_t off, const void *buf, size_t len)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <linux/fs.h>
 
 #include "ore_user.h"
@@ -874,6 +875,142 @@ static int comp_size(const struct ore_user_comp *c, uint64_t *size)
 	return 0;
 }
 
+/*
+ * The head (include/ore/pure.h): the entries of the first
+ * ORE_FILE_CSUM_HEAD blocks of a file store's object in the extended
+ * attribute ORE_FILE_CSUM_XATTR of its own file. Only a component that is
+ * such a file has one: open, its object at offset 0 (a component inside
+ * a larger file keeps all of its entries in the side file).
+ */
+#define HEAD_BYTES	(ORE_FILE_CSUM_HEAD * ORE_CSUM_ENTRY)
+
+static int comp_has_head(const struct ore_user_comp *c)
+{
+	return c->fd >= 0 && !c->base;
+}
+
+/*
+ * The head of @c into @head: ORE_FILE_CSUM_HEAD little-endian entries, 0
+ * past the value's end (all 0 on failure). Returns the value's length in
+ * bytes, -ENODATA when there is none, -EOPNOTSUPP when the filesystem has
+ * no user extended attributes, -EUCLEAN when the value is not a head
+ * (longer than HEAD_BYTES, or not whole entries), or another negative
+ * errno.
+ */
+static int head_get(const struct ore_user_comp *c, uint32_t *head)
+{
+	ssize_t n;
+
+	memset(head, 0, HEAD_BYTES);
+	n = fgetxattr(c->fd, ORE_FILE_CSUM_XATTR, head, HEAD_BYTES);
+	if (n < 0)
+		return errno == ERANGE ? -EUCLEAN : -errno;
+	if (n % ORE_CSUM_ENTRY) {
+		memset(head, 0, HEAD_BYTES);
+		return -EUCLEAN;
+	}
+	return (int)n;
+}
+
+/* Store @head as the head of @c, its trailing entries of 0 left out. */
+static int head_set(const struct ore_user_comp *c, const uint32_t *head)
+{
+	size_t n = ORE_FILE_CSUM_HEAD;
+
+	while (n && !head[n - 1])
+		n--;
+	/* a value of no bytes is a head of zeros: it exists all the same */
+	if (fsetxattr(c->fd, ORE_FILE_CSUM_XATTR, head, n * ORE_CSUM_ENTRY, 0))
+		return -errno;
+	return 0;
+}
+
+/*
+ * The head entries that the side file holds into @head: from @csum_fd,
+ * or when it is not open from the file at @path if there is one (zeros
+ * if not).
+ */
+static int side_head(int csum_fd, const char *path, uint32_t *head)
+{
+	struct ore_user_comp cf = { .fd = csum_fd };
+	int err;
+
+	memset(head, 0, HEAD_BYTES);
+	if (cf.fd < 0) {
+		cf.fd = path ? ore_user_csum_open(path, O_RDONLY) : -ENOENT;
+		if (cf.fd == -ENOENT)
+			return 0;
+		if (cf.fd < 0)
+			return cf.fd;
+	}
+	err = comp_pread(&cf, head, HEAD_BYTES, 0);
+	if (cf.fd != csum_fd)
+		close(cf.fd);
+	return err;
+}
+
+/*
+ * The entries (little-endian) of the @n blocks of @c from block @first on
+ * into @ents, from what @c holds now; blocks from @whole on (reaching
+ * past @c's end) get 0. @data has room for @n blocks.
+ */
+static int compute_ents(const struct ore_user_comp *c, uint32_t type,
+			uint64_t first, uint64_t n, uint64_t whole,
+			uint8_t *data, uint32_t *ents)
+{
+	uint64_t nwhole = 0, i;
+	int err;
+
+	if (first < whole)
+		nwhole = whole - first < n ? whole - first : n;
+	err = comp_pread(c, data, nwhole * ORE_CSUM_BLOCK,
+			 first * ORE_CSUM_BLOCK);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		ents[i] = i < nwhole ?
+			  htole32(ore_user_csum_block(type, data + i *
+						      ORE_CSUM_BLOCK)) : 0;
+	return 0;
+}
+
+/*
+ * Store the entries of blocks [@first, @end) of @c (@end at most
+ * ORE_FILE_CSUM_HEAD) in its head: the one there is, else a new one that
+ * starts with the head entries of the side file (@csum_fd or @path), as
+ * the kernel makes it. A value that is not a head is replaced when every
+ * entry of it is new (@first 0, @end ORE_FILE_CSUM_HEAD), else it is
+ * -EUCLEAN. Returns 0, -EOPNOTSUPP when the filesystem has no user
+ * extended attributes (the side file takes the entries then), or another
+ * negative errno.
+ */
+static int head_stamp(const struct ore_user_comp *c, uint32_t type,
+		      int csum_fd, const char *path, uint64_t first,
+		      uint64_t end, uint64_t whole, uint8_t *data)
+{
+	uint32_t head[ORE_FILE_CSUM_HEAD], old[ORE_FILE_CSUM_HEAD];
+	int make = 0, err;
+
+	err = head_get(c, old);
+	if (err == -ENODATA) {
+		err = side_head(csum_fd, path, old);
+		make = 1;
+	} else if (err == -EUCLEAN && !first && end == ORE_FILE_CSUM_HEAD) {
+		err = 0;
+		make = 1;
+	}
+	if (err < 0)
+		return err;
+	memcpy(head, old, sizeof(head));
+	err = compute_ents(c, type, first, end - first, whole, data,
+			   head + first);
+	if (err)
+		return err;
+	if (!make && !memcmp(head, old, sizeof(head)))
+		return 0;
+	return head_set(c, head);
+}
+
 int ore_user_csum_stamp(const struct ore_user_comp *c, uint32_t type,
 			int *csum_fd, const char *path, uint64_t off,
 			uint64_t len)
@@ -895,37 +1032,49 @@ int ore_user_csum_stamp(const struct ore_user_comp *c, uint32_t type,
 	first = off / ORE_CSUM_BLOCK;
 	end = (off + len - 1) / ORE_CSUM_BLOCK + 1;
 	whole = size / ORE_CSUM_BLOCK;	/* blocks wholly inside @c */
+	data = malloc((size_t)(end - first < CSUM_BATCH ? end - first :
+			       CSUM_BATCH) * ORE_CSUM_BLOCK);
+	if (!data)
+		return -ENOMEM;
+	if (first < ORE_FILE_CSUM_HEAD && comp_has_head(c)) {
+		uint64_t hend = end < ORE_FILE_CSUM_HEAD ? end :
+				ORE_FILE_CSUM_HEAD;
+
+		err = head_stamp(c, type, *csum_fd, path, first, hend, whole,
+				 data);
+		if (!err)
+			first = hend;
+		else if (err != -EOPNOTSUPP)
+			goto out;
+		/* no user extended attributes: all into the side file */
+		err = 0;
+	}
+	if (first == end)
+		goto out;
 	if (cf.fd < 0) {
 		/* only entries of 0 to store, and none stored */
 		if (first >= whole)
-			return 0;
+			goto out;
 		cf.fd = ore_user_csum_open(path, O_RDWR | O_CREAT);
-		if (cf.fd < 0)
-			return cf.fd;
+		if (cf.fd < 0) {
+			err = cf.fd;
+			goto out;
+		}
 		*csum_fd = cf.fd;
 	}
-	if (fstat(cf.fd, &st))
-		return -errno;
+	if (fstat(cf.fd, &st)) {
+		err = -errno;
+		goto out;
+	}
 	csize = (uint64_t)st.st_size;
-	data = malloc((size_t)CSUM_BATCH * ORE_CSUM_BLOCK);
-	if (!data)
-		return -ENOMEM;
 	while (first < end && !err) {
 		uint64_t n = end - first < CSUM_BATCH ? end - first :
 			     CSUM_BATCH;
-		uint64_t nwhole = 0, i, keep = n;
+		uint64_t keep = n;
 
-		if (first < whole)
-			nwhole = whole - first < n ? whole - first : n;
-		err = comp_pread(c, data, nwhole * ORE_CSUM_BLOCK,
-				 first * ORE_CSUM_BLOCK);
+		err = compute_ents(c, type, first, n, whole, data, ents);
 		if (err)
 			break;
-		for (i = 0; i < n; i++)
-			ents[i] = i < nwhole ?
-				  htole32(ore_user_csum_block(type, data + i *
-							      ORE_CSUM_BLOCK)) :
-				  0;
 		/* entries of 0 past the side file's end are there already */
 		while (keep && !ents[keep - 1] &&
 		       (first + keep - 1) * ORE_CSUM_ENTRY >= csize)
@@ -936,7 +1085,48 @@ int ore_user_csum_stamp(const struct ore_user_comp *c, uint32_t type,
 			csize = (first + keep) * ORE_CSUM_ENTRY;
 		first += n;
 	}
+out:
 	free(data);
+	return err;
+}
+
+/*
+ * Blocks [@first, @first + @n) of @c against their entries @ents
+ * (little-endian, 0 not verified) as ore_user_csum_verify() does;
+ * mismatches are added to *@nbad. @data has room for @n blocks.
+ */
+static int verify_ents(const struct ore_user_comp *c, uint32_t type,
+		       const uint32_t *ents, uint64_t first, uint64_t n,
+		       uint8_t *data,
+		       int (*bad)(void *arg, uint64_t off, uint32_t want,
+				  uint32_t got),
+		       void *arg, uint64_t *checked, int64_t *nbad)
+{
+	uint64_t lo, hi, i;
+	int err = 0, r;
+
+	for (lo = 0; lo < n && !ents[lo]; lo++)
+		;
+	for (hi = n; hi > lo && !ents[hi - 1]; hi--)
+		;
+	if (lo < hi)
+		err = comp_pread(c, data, (hi - lo) * ORE_CSUM_BLOCK,
+				 (first + lo) * ORE_CSUM_BLOCK);
+	for (i = lo; i < hi && !err; i++) {
+		uint32_t want = le32toh(ents[i]), got;
+
+		if (!want)
+			continue;
+		(*checked)++;
+		got = ore_user_csum_block(type, data + (i - lo) *
+					  ORE_CSUM_BLOCK);
+		if (got == want)
+			continue;
+		(*nbad)++;
+		r = bad ? bad(arg, (first + i) * ORE_CSUM_BLOCK, want, got) : 0;
+		if (r < 0)
+			err = r;
+	}
 	return err;
 }
 
@@ -948,24 +1138,37 @@ int64_t ore_user_csum_verify(const struct ore_user_comp *c, uint32_t type,
 {
 	struct ore_user_comp cf = { .fd = csum_fd };
 	uint32_t ents[CSUM_BATCH];
-	uint64_t first = 0, nents;
+	uint64_t first = 0, nents = 0;
 	uint8_t *data;
 	int64_t nbad = 0;
 	struct stat st;
-	int err = 0, r;
+	int err = 0;
 
 	if (!ore_user_csum_known(type))
 		return -EINVAL;
-	if (fstat(csum_fd, &st))
-		return -errno;
-	nents = ((uint64_t)st.st_size + ORE_CSUM_ENTRY - 1) / ORE_CSUM_ENTRY;
+	if (csum_fd >= 0) {
+		if (fstat(csum_fd, &st))
+			return -errno;
+		nents = ((uint64_t)st.st_size + ORE_CSUM_ENTRY - 1) /
+			ORE_CSUM_ENTRY;
+	}
 	data = malloc((size_t)CSUM_BATCH * ORE_CSUM_BLOCK);
 	if (!data)
 		return -ENOMEM;
+	if (comp_has_head(c)) {
+		/* a head there is holds the first entries: not the side file */
+		err = head_get(c, ents);
+		if (err >= 0) {
+			err = verify_ents(c, type, ents, 0, ORE_FILE_CSUM_HEAD,
+					  data, bad, arg, checked, &nbad);
+			first = ORE_FILE_CSUM_HEAD;
+		} else if (err == -ENODATA || err == -EOPNOTSUPP) {
+			err = 0;
+		}
+	}
 	while (first < nents && !err) {
 		uint64_t n = nents - first < CSUM_BATCH ? nents - first :
 			     CSUM_BATCH;
-		uint64_t lo, hi, i;
 		off_t d;
 
 		/* a hole of the side file is entries of 0: skip it */
@@ -978,30 +1181,9 @@ int64_t ore_user_csum_verify(const struct ore_user_comp *c, uint32_t type,
 		}
 		err = comp_pread(&cf, ents, n * ORE_CSUM_ENTRY,
 				 first * ORE_CSUM_ENTRY);
-		if (err)
-			break;
-		for (lo = 0; lo < n && !ents[lo]; lo++)
-			;
-		for (hi = n; hi > lo && !ents[hi - 1]; hi--)
-			;
-		if (lo < hi)
-			err = comp_pread(c, data, (hi - lo) * ORE_CSUM_BLOCK,
-					 (first + lo) * ORE_CSUM_BLOCK);
-		for (i = lo; i < hi && !err; i++) {
-			uint32_t want = le32toh(ents[i]), got;
-
-			if (!want)
-				continue;
-			(*checked)++;
-			got = ore_user_csum_block(type, data + (i - lo) *
-						  ORE_CSUM_BLOCK);
-			if (got == want)
-				continue;
-			nbad++;
-			if (bad && (r = bad(arg, (first + i) * ORE_CSUM_BLOCK,
-					    want, got)) < 0)
-				err = r;
-		}
+		if (!err)
+			err = verify_ents(c, type, ents, first, n, data, bad,
+					  arg, checked, &nbad);
 		first += n;
 	}
 	free(data);

@@ -138,15 +138,26 @@ int ore_user_rebuild_unit(struct ore_user_obj *obj, uint32_t comp,
 			  uint64_t row, void *buf);
 
 /*
- * Data checksums of a file store (include/ore/pure.h): the component file
- * "<oid>" keeps the entries of its ORE_CSUM_BLOCK-byte blocks in the side
- * file "<oid>" ORE_FILE_CSUM_SUFFIX, little-endian u32 entry i for its
- * bytes [i * 4096, (i + 1) * 4096): ore_csum_value() of the block's
- * checksum of the type (@type below) the filesystem chose (exofs:
- * s_csum_type): ORE_CSUM_XXH64, the low 32 bits of its XXH64 with seed
- * 0, or ORE_CSUM_CRC32C, its CRC-32C not inverted (ore_user_csum_block()).
- * An entry of 0, entries past the side file's end and a missing side
- * file are "no checksum".
+ * Data checksums of a file store (include/ore/pure.h, docs/stores.md):
+ * the component file "<oid>" has a little-endian u32 entry per
+ * ORE_CSUM_BLOCK-byte block, entry i for its bytes [i * 4096, (i + 1) *
+ * 4096): ore_csum_value() of the block's checksum of the type (@type
+ * below) the filesystem chose (exofs: s_csum_type): ORE_CSUM_XXH64, the
+ * low 32 bits of its XXH64 with seed 0, or ORE_CSUM_CRC32C, its CRC-32C
+ * not inverted (ore_user_csum_block()). An entry of 0 is "no checksum".
+ *
+ * The entries of blocks from ORE_FILE_CSUM_HEAD (16) on are in the side
+ * file "<oid>" ORE_FILE_CSUM_SUFFIX, entry i at byte 4 * i; entries past
+ * its end and a missing side file are 0. Those of blocks 0 to 15, the
+ * head, are in the extended attribute ORE_FILE_CSUM_XATTR of the
+ * component file when it has one: a value of 0 to 64 bytes, a multiple
+ * of 4, entry i at byte 4 * i, 0 past its end (trailing entries of 0 are
+ * left out). Then the side file's first 64 bytes are not looked at. When
+ * it has none (objects written before the head, filesystems without user
+ * extended attributes), the side file holds the head's entries too. A
+ * value of any other length is corrupt (-EUCLEAN). Only a component file
+ * of its own (&ore_user_comp.base 0) has a head: a component inside a
+ * larger file keeps every entry in the side file.
  */
 
 /* ore_user_csum_path - "<dir>/<oid in hex>.csum"; snprintf()'s result. */
@@ -176,13 +187,22 @@ uint32_t ore_user_csum_block(uint32_t type, const void *block);
 int ore_user_csum_open(const char *path, int flags);
 
 /*
- * ore_user_csum_stamp - store in the side file the entries of the blocks
- * of component @c that its object range [@off, @off + @len) touches,
- * from what @c holds now, of type @type; a block that reaches past @c's
- * end gets 0 (as the kernel's file store does for a block it writes in
- * part). *@csum_fd is the side file, or negative when it is not open:
- * then it is made, from @path, when there is an entry other than 0 to
- * store. Returns 0 or a negative errno (-EINVAL for an unknown @type).
+ * ore_user_csum_stamp - store the entries of the blocks of component @c
+ * that its object range [@off, @off + @len) touches, from what @c holds
+ * now, of type @type; a block that reaches past @c's end gets 0 (as the
+ * kernel's file store does for a block it writes in part). Those of the
+ * head go into @c's attribute, as the kernel writes it: when there is
+ * none yet it is made, starting with the head entries the side file
+ * holds (they stay in the side file too); when the filesystem has no user
+ * extended attributes (EOPNOTSUPP) they go into the side file instead. A
+ * corrupt attribute is replaced by a stamp of all of the head ([0,
+ * ORE_FILE_CSUM_HEAD * ORE_CSUM_BLOCK) at least: how a repair restamps
+ * it), and fails any other stamp of head blocks with -EUCLEAN. The other
+ * entries go into the side file: *@csum_fd is the side file, or negative
+ * when it is not open: then it is made, from @path, when there is an
+ * entry other than 0 to store in it (and read, when it is there, for the
+ * head entries of a new attribute). Returns 0 or a negative errno
+ * (-EINVAL for an unknown @type).
  */
 int ore_user_csum_stamp(const struct ore_user_comp *c, uint32_t type,
 			int *csum_fd, const char *path, uint64_t off,
@@ -190,13 +210,16 @@ int ore_user_csum_stamp(const struct ore_user_comp *c, uint32_t type,
 
 /*
  * ore_user_csum_verify - check every block of component @c that has an
- * entry other than 0 in the side file @csum_fd against it, entries of
- * type @type (bytes past @c's end count as zeros). @bad, when not NULL,
- * is called for each block that does not match with its object offset,
- * the stored entry and the data's; a negative return from it stops the
- * walk and is returned. *@checked counts the blocks verified. Returns the
- * number of blocks that did not match, or a negative errno (-EINVAL for
- * an unknown @type).
+ * entry other than 0 against it, entries of type @type (bytes past @c's
+ * end count as zeros): those of the head from @c's attribute when it has
+ * one, the others from the side file @csum_fd (all of them when there is
+ * no attribute; @csum_fd negative: there is no side file, its entries are
+ * 0). @bad, when not NULL, is called for each block that does not match
+ * with its object offset, the stored entry and the data's, in increasing
+ * offset order; a negative return from it stops the walk and is returned.
+ * *@checked counts the blocks verified. Returns the number of blocks that
+ * did not match, or a negative errno: -EINVAL for an unknown @type,
+ * -EUCLEAN for a corrupt attribute (nothing verified then).
  */
 int64_t ore_user_csum_verify(const struct ore_user_comp *c, uint32_t type,
 			     int csum_fd,

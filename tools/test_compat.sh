@@ -7,8 +7,9 @@
 # none (the format changes since: without them mkfs sets
 # EXOFS_FEATURE_RO_COMPAT_COMPONENTS and, with redundancy,
 # EXOFS_FEATURE_RO_COMPAT_INTENT and EXOFS_FEATURE_RO_COMPAT_CSUM, with
-# s_csum_type, once padding, set, and "<oid>.csum" side files, the only
-# files an old mkfs did not write),
+# s_csum_type, once padding, set, the checksum heads (the extended
+# attribute user.ore.csum of object files) and "<oid>.csum" side files,
+# the only files an old mkfs did not write),
 # both made deterministic by detrand.so (random bytes and time), write
 # identical stores; this fsck.exofs passes
 # the old image and the old fsck.exofs the new one. Skipped when the
@@ -40,6 +41,17 @@ N=0 FAILED=0
 ok() { N=$((N + 1)); echo "ok $N $1"; }
 not_ok() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
+# nheads DIR: the object files under DIR with a checksum head (diff -r
+# does not compare extended attributes)
+nheads() {
+	local f n=0
+	for f in $(find "$1" -type f ! -name '*.csum'); do
+		../tests/tools/fsop xattr get "$f" user.ore.csum > /dev/null &&
+			n=$((n + 1))
+	done
+	echo $n
+}
+
 # stores DIR N: "DIR/s0 ... DIR/sN-1", made
 stores() {
 	local i s=""
@@ -56,7 +68,9 @@ for l in "${LAYOUTS[@]}"; do
 	   ! out=$(LD_PRELOAD=$SHIM ./mkfs.exofs -q --lazy-components --consistency-policy none $opts $uuid $sn 2>&1); then
 		not_ok "$opts: mkfs of $REV and of now write the same bytes" "$out"
 	elif d=$(diff -r "$T/old" "$T/new" 2>&1) &&
-	     [ "$(cd "$T/old" && find . | sort)" = "$(cd "$T/new" && find . | sort)" ]; then
+	     [ "$(cd "$T/old" && find . | sort)" = "$(cd "$T/new" && find . | sort)" ] &&
+	     d="$(nheads "$T/new") object files with a checksum head" &&
+	     [ "$(nheads "$T/new")" = 0 ]; then
 		ok "$opts: mkfs of $REV and of now write the same bytes ($(find "$T/new" -type f | wc -l) files)"
 	else
 		not_ok "$opts: mkfs of $REV and of now write the same bytes" "$d"
@@ -72,19 +86,21 @@ for l in "${LAYOUTS[@]}"; do
 		not_ok "$opts: $REV's fsck.exofs passes the image of this mkfs" "$(tail -n 5 <<< "$out")"
 	fi
 	# without --lazy-components: the COMPONENTS bit, the same objects;
-	# with redundancy also checksums: side files beside them, none without
+	# with redundancy also checksums: their entries in heads (mkfs's
+	# objects are small: no side file beside them), none without
 	rm -rf "$T"/new
 	sn=$(stores "$T/new" "$n")
 	if out=$(LD_PRELOAD=$SHIM ./mkfs.exofs -q $opts $uuid $sn 2>&1) &&
 	   out=$(./fsck.exofs --strict $sn 2>&1) &&
 	   [ "$(cd "$T/old" && find . | sort)" = "$(cd "$T/new" && find . | grep -v '\.csum$' | sort)" ]; then
 		nside=$(find "$T/new" -name '*.csum' | wc -l)
-		if [ "$opts" = "--raid 0" ] && [ "$nside" != 0 ]; then
-			not_ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes" "$nside side files without redundancy"
-		elif [ "$opts" != "--raid 0" ] && [ "$nside" = 0 ]; then
-			not_ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes" "no side files with redundancy"
+		nhead=$(nheads "$T/new")
+		if [ "$opts" = "--raid 0" ] && [ "$nhead$nside" != 00 ]; then
+			not_ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes" "$nhead heads, $nside side files without redundancy"
+		elif [ "$opts" != "--raid 0" ] && [ "$nhead" = 0 ]; then
+			not_ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes" "no checksum heads with redundancy"
 		else
-			ok "$opts: this mkfs with the COMPONENTS feature: the same objects ($nside side files), fsck.exofs passes"
+			ok "$opts: this mkfs with the COMPONENTS feature: the same objects ($nhead checksum heads, $nside side files), fsck.exofs passes"
 		fi
 	else
 		not_ok "$opts: this mkfs with the COMPONENTS feature: the same objects, fsck.exofs passes" "$(tail -n 5 <<< "$out")"

@@ -4,7 +4,7 @@
 cd "$(dirname "$0")" || exit 1
 T=$(mktemp -d /tmp/test_mkfs.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-N=0 FAILED=0 PLAN=68
+N=0 FAILED=0 PLAN=72
 S="$T/s0 $T/s1 $T/s2 $T/s3"
 mkdir -p $S
 
@@ -110,32 +110,46 @@ expect "RAID0: no intent record by default" 0 sh -c "./mkfs.exofs -f --raid 0 $S
 expect_msg "refuses --consistency-policy intent on RAID0" "needs parity or mirrors" ./mkfs.exofs -f --raid 0 --consistency-policy intent $S
 expect_msg "refuses an unknown --consistency-policy" "is not intent or none" ./mkfs.exofs -f --consistency-policy ppl $S
 
-# --checksum (data checksums: side files "<oid>.csum" of XXH64 or CRC-32C
-# entries, the type in s_csum_type: 2 xxh64, 1 crc32c, 0 without CSUM)
+# --checksum (data checksums: XXH64 or CRC-32C entries, those of an
+# object's first 16 blocks in its file's extended attribute user.ore.csum,
+# "the head", the others in its side file "<oid>.csum"; the type in
+# s_csum_type: 2 xxh64, 1 crc32c, 0 without CSUM). The objects mkfs
+# writes are small: their entries are all in heads, no side file is made.
+FSOP=../tests/tools/fsop
 ro_compat() { od -An -tu4 -j28 -N4 "$1/10000" | tr -d ' '; }
 csum_type() { od -An -tu4 -j148 -N4 "$1/10000" | tr -d ' '; }
 nside() { find $S -name '*.csum' | wc -l; }
+chead() { $FSOP xattr get "$1" user.ore.csum; }	# hex, or ENODATA
+nhead() {	# object files with a head
+	local f n=0
+	for f in $(find $S -type f ! -name '*.csum'); do
+		chead $f > /dev/null && n=$((n + 1))
+	done
+	echo $n
+}
 csum_on() {	# NAME TYPE [MKFS OPTIONS]: RAID5 with checksums of type NAME
-	local name=$1 type=$2 i
+	local name=$1 type=$2 i h
 	shift 2
 	./mkfs.exofs -f --raid 5 "$@" $S | grep -q "^checksums: $name\$" &&
-	[ "$(ro_compat $T/s0)" = 7 ] && [ -s $T/s1/20001.csum ] &&
-	[ ! -e $T/s0/10000.csum ] || return 1
+	[ "$(ro_compat $T/s0)" = 7 ] && h=$(chead $T/s1/20001) &&
+	[ ${#h} = 8 ] && [ "$h" != 00000000 ] && [ "$(nside)" = 0 ] &&
+	[ "$(nhead)" -ge 6 ] && [ "$(chead $T/s0/10000)" = ENODATA ] ||
+		return 1
 	for i in 0 1 2 3; do [ "$(csum_type $T/s$i)" = "$type" ] || return 1; done
 	./fsck.exofs -v --strict $S > $T/out &&
 	grep -q "^features: .*csum (data checksums, $name)" $T/out &&
 	grep -q 'data checksums: [1-9][0-9]* blocks verified, 0 did not match' $T/out
 }
-expect "RAID5: xxh64 checksums by default (CSUM bit, s_csum_type 2, side files), fsck --strict verifies them clean" 0 csum_on xxh64 2
+expect "RAID5: xxh64 checksums by default (CSUM bit, s_csum_type 2, heads, no side file), fsck --strict verifies them clean" 0 csum_on xxh64 2
 expect "--checksum xxh64: the same" 0 csum_on xxh64 2 --checksum xxh64
 expect "--checksum crc32c: s_csum_type 1, fsck -v says crc32c and verifies them clean" 0 csum_on crc32c 1 --checksum crc32c
 csum_none() {
 	./mkfs.exofs -f --raid 5 --checksum none $S | grep -q '^checksums: none$' &&
 	[ "$(ro_compat $T/s0)" = 3 ] && [ "$(csum_type $T/s0)" = 0 ] &&
-	[ "$(nside)" = 0 ] &&
+	[ "$(nside)" = 0 ] && [ "$(nhead)" = 0 ] &&
 	./fsck.exofs --strict $S > $T/out && ! grep -q 'data checksums' $T/out
 }
-expect "--checksum none: no CSUM bit, s_csum_type 0, no side files" 0 csum_none
+expect "--checksum none: no CSUM bit, s_csum_type 0, no heads, no side files" 0 csum_none
 expect_msg "refuses --checksum crc32c with --consistency-policy none" \
 	"mkfs.exofs: --checksum crc32c: checksums need the intent record.*--consistency-policy none" \
 	./mkfs.exofs -f --raid 5 --checksum crc32c --consistency-policy none $S
@@ -208,6 +222,52 @@ csum_force() {
 	grep -q "WARNING: store $T/s0: side file 20001.csum on a filesystem without data checksums" $T/out
 }
 expect "-f removes side files (orphans too), keeps other files; a side file without CSUM is a warning" 0 csum_force
+# the head of the root directory's component on s1 (one entry, 4 bytes)
+csum_badhead() {	# HEX: a corrupt value
+	local h
+	./mkfs.exofs -q -f --raid 5 $S && h=$(chead $T/s1/20001) &&
+	$FSOP xattr set $T/s1/20001 user.ore.csum "$1" || return 1
+	./fsck.exofs $S > $T/out; [ $? = 4 ] &&
+	grep -q "^ERROR: directory 1: object 0x20001 component 0 on store $T/s1: the checksum head of $T/s1/20001 (extended attribute user.ore.csum, $((${#1} / 2)) bytes) is corrupt" $T/out &&
+	./fsck.exofs --repair $S > $T/out; [ $? = 1 ] &&
+	grep -q "^REPAIRED: directory 1: object 0x20001 component 0 on store $T/s1: .* is corrupt: restamped from the data" $T/out &&
+	./fsck.exofs --strict $S > /dev/null && [ "$(chead $T/s1/20001)" = "$h" ]
+}
+expect "fsck: a head of 5 bytes is an error (store, file); --repair restamps it, fsck clean after" 0 \
+	csum_badhead 0102030405
+expect "fsck: a head of 68 bytes is an error; --repair restamps it" 0 \
+	csum_badhead "$(printf '01%.0s' {1..68})"
+# an object without a head, as written before it: every entry in the side
+# file; with a head the side file's first 64 bytes are not read
+csum_old() {
+	local h
+	./mkfs.exofs -q -f --raid 5 $S && h=$(chead $T/s1/20001) &&
+	cp $T/s1/20001 $T/orig && head -c 64 /dev/urandom > $T/s1/20001.csum &&
+	./fsck.exofs -v --strict $S > $T/out &&
+	grep -q 'data checksums: 2 blocks verified, 0 did not match' $T/out &&
+	printf "$(sed 's/../\\x&/g' <<< "$h")" > $T/s1/20001.csum &&
+	$FSOP xattr rm $T/s1/20001 user.ore.csum &&
+	./fsck.exofs -v --strict $S > $T/out &&
+	grep -q 'data checksums: 2 blocks verified, 0 did not match' $T/out &&
+	flip $T/s1/20001 3000 || return 1
+	./fsck.exofs $S > $T/out; [ $? = 4 ] &&
+	grep -q "^ERROR: directory 1: object 0x20001 component 0 on store $T/s1: checksum mismatch in 1 block (first at offset 0)" $T/out &&
+	csum_repair 1 && [ "$(chead $T/s1/20001)" = ENODATA ]
+}
+expect "fsck: with a head the side file's first 64 bytes are not read; without one (an old object) they are its entries, a flipped byte found and rebuilt" 0 csum_old
+csum_headwarn() {
+	./mkfs.exofs -q -f --raid 5 $S &&
+	$FSOP xattr set $T/s0/10000 user.ore.csum "" || return 1
+	./fsck.exofs $S > $T/out &&
+	grep -q "^WARNING: store $T/s0: object 10000 has a checksum head (extended attribute user.ore.csum), a per-store object (they have none)" $T/out &&
+	! ./fsck.exofs --strict $S > /dev/null &&
+	./mkfs.exofs -q -f --raid 5 --checksum none $S &&
+	$FSOP xattr set $T/s1/20001 user.ore.csum 01000000 &&
+	./fsck.exofs $S > $T/out &&
+	grep -q "^WARNING: store $T/s1: object 20001 has a checksum head (extended attribute user.ore.csum) on a filesystem without data checksums (no CSUM feature)" $T/out &&
+	! ./fsck.exofs --strict $S > /dev/null
+}
+expect "fsck: a head of a per-store object, or on a filesystem without CSUM, is a warning" 0 csum_headwarn
 expect_msg "--replace takes no --checksum" "takes no layout options" \
 	./mkfs.exofs --replace 1 -U 01234567-89ab-cdef-0123-456789abcdef --checksum none $T/other
 

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "ore_user.h"
@@ -817,6 +819,61 @@ static int read_entries(int fd, uint32_t *e, size_t n)
 }
 
 /*
+ * The file system without user extended attributes: with no_xattr set,
+ * the attribute calls of ore_user.c (these, defined in the program,
+ * come before the C library's) fail as there, with EOPNOTSUPP.
+ */
+static int no_xattr;
+
+ssize_t fgetxattr(int fd, const char *name, void *value, size_t size)
+{
+	if (no_xattr) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return syscall(SYS_fgetxattr, fd, name, value, size);
+}
+
+int fsetxattr(int fd, const char *name, const void *value, size_t size,
+	      int flags)
+{
+	if (no_xattr) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return (int)syscall(SYS_fsetxattr, fd, name, value, size, flags);
+}
+
+/*
+ * The head of the file @fd: its ORE_FILE_CSUM_HEAD entries into @e (0
+ * past the value's end). Returns the value's length, or -errno.
+ */
+static int read_head(int fd, uint32_t *e)
+{
+	ssize_t n;
+	int i;
+
+	memset(e, 0, ORE_FILE_CSUM_HEAD * 4);
+	n = fgetxattr(fd, ORE_FILE_CSUM_XATTR, e, ORE_FILE_CSUM_HEAD * 4);
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < (int)ORE_FILE_CSUM_HEAD; i++)
+		e[i] = le32toh(e[i]);
+	return (int)n;
+}
+
+/* Set the head of the file @fd to the first @n entries of @e. */
+static int write_head(int fd, const uint32_t *e, int n)
+{
+	uint32_t le[ORE_FILE_CSUM_HEAD];
+	int i;
+
+	for (i = 0; i < n; i++)
+		le[i] = htole32(e[i]);
+	return fsetxattr(fd, ORE_FILE_CSUM_XATTR, le, (size_t)n * 4, 0);
+}
+
+/*
  * The entry of a block by the formula of each type, computed apart from
  * ore_user_csum_block(): CRC-32C bit by bit; XXH64's low 32 bits from
  * ore_xxh64() (pinned to check values in test_csum_types()).
@@ -829,11 +886,12 @@ static uint32_t ref_entry(uint32_t type, const uint8_t *block)
 }
 
 /*
- * Data checksums of a file store's component, entries of @type: the side
- * file written by ore_user_csum_stamp() (made only when an entry is not
- * 0, a partial last block 0), its entries the type's formula's
- * (ref_entry()), and ore_user_csum_verify() finding a flipped byte and
- * skipping entries of 0; a side file read with the other type fails
+ * Data checksums of a small file store component, entries of @type: all
+ * in the head (the attribute of the component's file) written by
+ * ore_user_csum_stamp(), no side file made; a partial last block 0 and
+ * left out of the value; the entries the type's formula's (ref_entry());
+ * ore_user_csum_verify() without a side file finding a flipped byte and
+ * skipping entries of 0; the head read with the other type fails
  * everywhere.
  */
 static void test_csum(uint32_t type)
@@ -845,7 +903,7 @@ static void test_csum(uint32_t type)
 	uint8_t data[5 * 4096 + 100];
 	struct ore_user_comp c = { .base = 0 };
 	struct bad_list bl = { .n = 0 };
-	uint32_t e[8];
+	uint32_t e[ORE_FILE_CSUM_HEAD];
 	uint64_t checked = 0;
 	int cfd = -1, ok, i, err;
 	int64_t nbad;
@@ -862,21 +920,24 @@ static void test_csum(uint32_t type)
 	fill_random(data, sizeof(data));
 	ok = pwrite(c.fd, data, 1000, 0) == 1000;
 	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0, 1000);
-	result(ok && !err && cfd < 0 && access(cpath, F_OK),
-	       "csum %s: no whole block: no side file made", tn);
+	result(ok && !err && read_head(c.fd, e) == 0 && cfd < 0 &&
+	       access(cpath, F_OK),
+	       "csum %s: no whole block: a head of no bytes, no side file", tn);
 	ok = pwrite(c.fd, data, sizeof(data), 0) == (ssize_t)sizeof(data);
 	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0, sizeof(data));
-	/* 5 entries: the last block's 0 is past the side file's end */
-	ok = ok && !err && cfd >= 0 && read_entries(cfd, e, 8) == 5;
+	/* 5 entries: the last block's 0 is left out of the value */
+	ok = ok && !err && read_head(c.fd, e) == 5 * 4;
 	for (i = 0; ok && i < 5; i++)
 		ok = e[i] == ref_entry(type, data + i * 4096) &&
 		     e[i] == ore_user_csum_block(type, data + i * 4096) &&
 		     e[i] != ore_user_csum_block(other, data + i * 4096);
-	result(ok && !e[5], "csum %s: 5 whole blocks get their %s entry, the partial last block 0",
+	result(ok && !e[5] && cfd < 0 && access(cpath, F_OK),
+	       "csum %s: 5 whole blocks get their %s entry in the head (20 bytes), the partial last block 0, no side file",
 	       tn, tn);
 	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
 	result(nbad == 0 && checked == 5 && !bl.n,
-	       "csum %s: verify: 5 blocks checked, none bad", tn);
+	       "csum %s: verify without a side file: 5 blocks checked, none bad",
+	       tn);
 	checked = 0;
 	nbad = ore_user_csum_verify(&c, other, cfd, note_bad, &bl, &checked);
 	result(nbad == 5 && checked == 5 && bl.n == 5,
@@ -894,13 +955,13 @@ static void test_csum(uint32_t type)
 	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 4097, 4096);
 	bl.n = 0;
 	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
-	read_entries(cfd, e, 8);
+	read_head(c.fd, e);
 	result(!err && nbad == 0 && e[2] == ref_entry(type, data + 2 * 4096),
 	       "csum %s: a stamp of a range restamps every block it touches",
 	       tn);
 	/* entry 0 is not verified */
-	memset(e, 0, 4);
-	ok = pwrite(cfd, e, 4, 0) == 4;
+	e[0] = 0;
+	ok = !write_head(c.fd, e, 5);
 	data[5] ^= 1;
 	ok = ok && pwrite(c.fd, data + 5, 1, 5) == 1;
 	checked = 0;
@@ -911,14 +972,203 @@ static void test_csum(uint32_t type)
 	ok = !ftruncate(c.fd, 3 * 4096 + 10);
 	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 3 * 4096,
 				  2 * 4096 + 100);
-	read_entries(cfd, e, 8);
-	result(ok && !err && e[2] && !e[3] && !e[4] && !e[5],
-	       "csum %s: blocks reaching past the component's end get 0", tn);
+	result(ok && !err && read_head(c.fd, e) == 3 * 4 && !e[0] && e[2] &&
+	       !e[3] && !e[4] && !e[5] && cfd < 0,
+	       "csum %s: blocks reaching past the component's end get 0, left out of the head (12 bytes)",
+	       tn);
+	close(c.fd);
+	unlink(path);
+	rmdir(tmpl);
+}
+
+/* Open "<dir>/<oid>" (made) and fill it with @nblocks random blocks. */
+static int head_obj(const char *dir, unsigned int oid, uint8_t *data,
+		    unsigned int nblocks, char *path, char *cpath)
+{
+	int fd;
+
+	snprintf(path, 1024, "%s/%x", dir, oid);
+	ore_user_csum_path(cpath, 1024, dir, oid);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	fill_random(data, (size_t)nblocks * 4096);
+	if (fd >= 0 && pwrite(fd, data, (size_t)nblocks * 4096, 0) !=
+	    (ssize_t)nblocks * 4096) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The head and the side file together, entries of @type: a 20-block
+ * object has the entries of blocks 0-15 in its head, 16-19 in its side
+ * file (whose first 64 bytes are then not looked at); an object without
+ * a head (written before it) has them all in its side file, and its
+ * first stamp of a head block makes the head with the side file's head
+ * entries; a head of a bad length is corrupt, replaced by a stamp of the
+ * whole head only; a component at a base offset has no head; on a
+ * filesystem without user extended attributes everything goes into the
+ * side file.
+ */
+static void test_csum_head(uint32_t type)
+{
+	char tmpl[] = "/tmp/test_ore_user.XXXXXX", path[1024], cpath[1024];
+	const char *tn = ore_user_csum_name(type);
+	uint32_t e[24], h[ORE_FILE_CSUM_HEAD], side[18];
+	struct ore_user_comp c = { .base = 0 };
+	struct bad_list bl = { .n = 0 };
+	uint8_t *data = malloc(20 * 4096), junk[64], junk2[64];
+	uint64_t checked = 0;
+	int cfd = -1, ok, i, err, e2;
+	int64_t nbad;
+
+	if (!data || !mkdtemp(tmpl)) {
+		result(0, "csum %s head: mkdtemp: %s", tn, strerror(errno));
+		free(data);
+		return;
+	}
+
+	/* 20 blocks: 16 entries in the head, 4 in the side file */
+	c.fd = head_obj(tmpl, 0x20001, data, 20, path, cpath);
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0, 20 * 4096);
+	ok = c.fd >= 0 && !err && read_head(c.fd, h) == 64 && cfd >= 0 &&
+	     read_entries(cfd, e, 24) == 20;
+	for (i = 0; ok && i < 16; i++)
+		ok = h[i] == ref_entry(type, data + i * 4096) && !e[i];
+	for (i = 16; ok && i < 20; i++)
+		ok = e[i] == ref_entry(type, data + i * 4096);
+	result(ok, "csum %s head: 20 blocks: entries 0-15 in the head (64 bytes), 16-19 in the side file at bytes 64-79, its first 64 not written",
+	       tn);
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	ok = nbad == 0 && checked == 20;
+	data[3 * 4096] ^= 1;
+	data[17 * 4096 + 9] ^= 1;
+	ok = ok && pwrite(c.fd, data + 3 * 4096, 1, 3 * 4096) == 1 &&
+	     pwrite(c.fd, data + 17 * 4096 + 9, 1, 17 * 4096 + 9) == 1;
+	checked = 0;
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	result(ok && nbad == 2 && checked == 20 && bl.n == 2 &&
+	       bl.off[0] == 3 * 4096 && bl.off[1] == 17 * 4096,
+	       "csum %s head: verify checks 20 blocks, finds a flipped byte in block 3 (head) and in block 17 (side file)",
+	       tn);
+	/* the side file's first 64 bytes are not the head's */
+	fill_random(junk, sizeof(junk));
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0, 20 * 4096);
+	ok = !err && pwrite(cfd, junk, sizeof(junk), 0) == sizeof(junk);
+	bl.n = 0;
+	checked = 0;
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0, 20 * 4096);
+	ok = ok && !err && pread(cfd, junk2, sizeof(junk2), 0) == 64 &&
+	     !memcmp(junk, junk2, sizeof(junk));
+	result(ok && nbad == 0 && checked == 20,
+	       "csum %s head: with a head the side file's first 64 bytes are neither read nor written",
+	       tn);
+	close(cfd);
+	close(c.fd);
+	unlink(cpath);
+	unlink(path);
+
+	/* an object of before the head: every entry in the side file */
+	cfd = -1;
+	c.fd = head_obj(tmpl, 0x20002, data, 18, path, cpath);
+	for (i = 0; i < 18; i++)
+		side[i] = i == 7 ? 0 :
+			  htole32(ref_entry(type, data + i * 4096));
+	ok = c.fd >= 0;
+	cfd = open(cpath, O_RDWR | O_CREAT, 0600);
+	ok = ok && pwrite(cfd, side, sizeof(side), 0) == sizeof(side);
+	checked = 0;
+	bl.n = 0;
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	ok = ok && nbad == 0 && checked == 17 &&
+	     read_head(c.fd, h) == -ENODATA;
+	data[4096 + 100] ^= 4;
+	ok = ok && pwrite(c.fd, data + 4096 + 100, 1, 4096 + 100) == 1;
+	checked = 0;
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	result(ok && nbad == 1 && bl.n == 1 && bl.off[0] == 4096 &&
+	       checked == 17,
+	       "csum %s head: no head: 17 entries read from the side file, a flipped byte in block 1 found",
+	       tn);
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 4096, 4096);
+	ok = !err && read_head(c.fd, h) == 64 &&
+	     h[1] == ref_entry(type, data + 4096) && !h[7];
+	for (i = 0; ok && i < 16; i++)
+		ok = i == 1 || h[i] == le32toh(side[i]);
+	ok = ok && read_entries(cfd, e, 24) == 18;
+	for (i = 0; ok && i < 18; i++)
+		ok = e[i] == le32toh(side[i]);
+	checked = 0;
+	bl.n = 0;
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	result(ok && nbad == 0 && checked == 17,
+	       "csum %s head: a stamp of block 1 makes the head: the side file's head entries (a 0 too), block 1's new one; the side file unchanged",
+	       tn);
+
+	/* corrupt heads: 5 bytes, 68 bytes */
+	ok = !fsetxattr(c.fd, ORE_FILE_CSUM_XATTR, junk, 5, 0);
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 4096, 4096);
+	e2 = read_head(c.fd, h);
+	ok = ok && nbad == -EUCLEAN && err == -EUCLEAN && e2 == 5;
+	ok = ok && !fsetxattr(c.fd, ORE_FILE_CSUM_XATTR, side, 68, 0);
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	ok = ok && nbad == -EUCLEAN;
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0,
+				  ORE_FILE_CSUM_HEAD * 4096);
+	ok = ok && !err && read_head(c.fd, h) == 64;
+	for (i = 0; ok && i < 16; i++)
+		ok = h[i] == ref_entry(type, data + i * 4096);
+	checked = 0;
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	result(ok && nbad == 0 && checked == 18,
+	       "csum %s head: a head of 5 or 68 bytes is corrupt (-EUCLEAN) for verify and a stamp of block 1; a stamp of all 16 blocks restamps it",
+	       tn);
+	close(cfd);
+	close(c.fd);
+	unlink(cpath);
+	unlink(path);
+
+	/* a component at a base offset keeps its entries in the side file */
+	cfd = -1;
+	c.fd = head_obj(tmpl, 0x20003, data, 3, path, cpath);
+	c.base = 4096;
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0, 2 * 4096);
+	checked = 0;
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	result(c.fd >= 0 && !err && read_head(c.fd, h) == -ENODATA &&
+	       cfd >= 0 && read_entries(cfd, e, 24) == 2 &&
+	       e[0] == ref_entry(type, data + 4096) && nbad == 0 &&
+	       checked == 2,
+	       "csum %s head: a component at base 4096 has no head, its entries in the side file",
+	       tn);
+	c.base = 0;
+	close(cfd);
+	close(c.fd);
+	unlink(cpath);
+	unlink(path);
+
+	/* no user extended attributes: the side file takes every entry */
+	cfd = -1;
+	c.fd = head_obj(tmpl, 0x20004, data, 3, path, cpath);
+	no_xattr = 1;
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0, 3 * 4096);
+	checked = 0;
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	no_xattr = 0;
+	result(c.fd >= 0 && !err && read_head(c.fd, h) == -ENODATA &&
+	       cfd >= 0 && read_entries(cfd, e, 24) == 3 &&
+	       e[2] == ref_entry(type, data + 2 * 4096) && nbad == 0 &&
+	       checked == 3,
+	       "csum %s head: without user extended attributes (EOPNOTSUPP) the entries go into the side file",
+	       tn);
 	close(cfd);
 	close(c.fd);
 	unlink(cpath);
 	unlink(path);
 	rmdir(tmpl);
+	free(data);
 }
 
 /*
@@ -1037,6 +1287,8 @@ int main(void)
 	test_csum_types();
 	test_csum(ORE_CSUM_XXH64);
 	test_csum(ORE_CSUM_CRC32C);
+	test_csum_head(ORE_CSUM_XXH64);
+	test_csum_head(ORE_CSUM_CRC32C);
 	test_parse_size();
 	for (i = 0; i < sizeof(L) / sizeof(L[0]); i++)
 		test_layout(L[i].alg, L[i].su, L[i].gw, L[i].D, L[i].G,

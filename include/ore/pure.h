@@ -122,8 +122,19 @@ static inline u32 ore_crc32c_skip(u32 crc, const void *buf, size_t len,
  * A file store keeps the entries of object <oid> in its side file
  * "<oid>" ORE_FILE_CSUM_SUFFIX, entry i at byte i * ORE_CSUM_ENTRY; entries
  * past its end or in its holes, and all of a missing side file, are 0.
+ *
+ * The entries of the first ORE_FILE_CSUM_HEAD blocks may instead be in
+ * the extended attribute ORE_FILE_CSUM_XATTR of the object's own file
+ * (docs/stores.md, "the head"): a value of 0 to ORE_FILE_CSUM_HEAD *
+ * ORE_CSUM_ENTRY bytes, a multiple of ORE_CSUM_ENTRY, entry i at byte
+ * i * ORE_CSUM_ENTRY; entries past its end are 0. When the attribute
+ * exists it holds the entries of blocks [0, ORE_FILE_CSUM_HEAD) and the
+ * side file's are not looked at; when it does not, the side file holds
+ * them all. Any other length is corrupt.
  */
 #define ORE_FILE_CSUM_SUFFIX	".csum"
+#define ORE_FILE_CSUM_XATTR	"user.ore.csum"
+#define ORE_FILE_CSUM_HEAD	16u
 #define ORE_CSUM_ENTRY		4u
 #define ORE_CSUM_CRC32C		1u
 #define ORE_CSUM_XXH64		2u

@@ -20,7 +20,7 @@
 . /ore/tests/exofs_lib.sh
 
 M=$EXOFS_MNT
-ktap_plan 78
+ktap_plan 87
 
 exofs_load || ktap_done
 exofs_stores_ext4 5 || ktap_done
@@ -68,7 +68,7 @@ scrub_check() {
 
 # one NAME NSTORES MIRRORS TYPE MKFS_ARGS...: TYPE the checksums expected
 one() {
-	local name=$1 n=$2 m=$3 type=$4 f ino i
+	local name=$1 n=$2 m=$3 type=$4 f sf ino i
 	shift 4
 	if [ "$n" = 5 ]; then EXOFS_STORES=$ALL5; else EXOFS_STORES=$ALL4; fi
 	check "$name: mkfs.exofs $*" exofs_mkfs -q "$@"
@@ -79,7 +79,16 @@ one() {
 	ino=$(stat -c %i $M/f)
 	f=$(comp_file "$ino" "$n" 0 "$m")
 	diag "$name: component 0 is $f"
+	check "$name: a 10 KiB file" sh -c \
+		"head -c 10240 /tmp/data > $M/small && sync"
+	sf=$(comp_file "$(stat -c %i $M/small)" "$n" 0 "$m")
 	check "$name: umount" exofs_umount
+	# entries of the first 64 KiB in the head, 16 of them for f, 2 or 3
+	# for the small file (its EOF page may go whole), no side file
+	check "$name: the head of component 0 has 16 entries, its side file the rest" sh -c \
+		"[ \$(fsop xattr get $f user.ore.csum | tr -d '\n' | wc -c) = 128 ] && [ -s $f.csum ]"
+	check "$name: the small file's component 0 has a head of 2-3 entries, no side file" sh -c \
+		"fsop xattr get $sf user.ore.csum | grep -qxE '[0-9a-f]{16}|[0-9a-f]{24}' && [ ! -e $sf.csum ]"
 	dd if="$f" of=/tmp/orig bs=4096 count=1 2>/dev/null
 	check "$name: 16 bytes of block 0 of component 0 flipped" flip "$f"
 	check "$name: mount" exofs_mount

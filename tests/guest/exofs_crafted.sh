@@ -106,7 +106,7 @@ garbage_past_eof() {
 # garbage_in_eof_page INO: bytes 10000..12287 of every component file of
 # INO that long set to 0xa5 (the tail of the EOF page, and its parity). A
 # crash leaves such bytes with checksums that match them (the mount
-# restamps what the intent record names): the side files go, so that the
+# restamps what the intent record names): the checksums go, so that the
 # blocks read unverified rather than as bitrot on every copy.
 garbage_in_eof_page() {
 	local oid s f
@@ -116,7 +116,7 @@ garbage_in_eof_page() {
 		[ "$(stat -c %s $f 2>/dev/null || echo 0)" -ge 12288 ] || continue
 		head -c 2288 /dev/zero | tr '\000' '\245' |
 			dd of=$f bs=4096 seek=10000 oflag=seek_bytes conv=notrunc 2>/dev/null || return 1
-		rm -f $f.csum
+		csum_drop $f || return 1
 	done
 }
 garbage_all() {

@@ -218,6 +218,16 @@ tree_compare() {
 }
 
 # exofs_sysdir: /sys/fs/exofs/<uuid> of the (one) mounted exofs
+# csum_drop FILE: the component file FILE keeps no data checksums: its side
+# file and its head (the extended attribute user.ore.csum) go. Unmounted
+# only.
+csum_drop() {
+	rm -f "$1.csum" || return 1
+	if fsop xattr get "$1" user.ore.csum > /dev/null; then
+		fsop xattr rm "$1" user.ore.csum
+	fi
+}
+
 exofs_sysdir() { echo /sys/fs/exofs/*; }
 # exofs_store_state I: the state of store I (sysfs stores: ok, failed, ...)
 exofs_store_state() { sed -n "s/^$1 \([a-z]*\) .*/\1/p" "$(exofs_sysdir)/stores"; }

@@ -18,6 +18,7 @@
 #include <linux/statfs.h>
 #include <linux/crc32c.h>
 #include <linux/xxhash.h>
+#include <linux/xattr.h>
 #include <ore/pure.h>
 
 #include "ore_test.h"
@@ -1300,6 +1301,145 @@ static long ot_side_entries(const char *dir, u64 oid, __le32 *ents, u32 n)
 }
 
 /*
+ * The entries of the head of object @oid in @dir (its attribute
+ * ORE_FILE_CSUM_XATTR), into @head (ORE_FILE_CSUM_HEAD, zeros past the
+ * value); returns how many the value holds, or -errno (-ENODATA: none).
+ */
+static long ot_head_entries(const char *dir, u64 oid, __le32 *head)
+{
+	char *path = kasprintf(GFP_KERNEL, "%s/%llx", dir, oid);
+	struct file *f;
+	long ret;
+
+	if (!path)
+		return -ENOMEM;
+	f = filp_open(path, O_RDONLY | O_LARGEFILE, 0);
+	kfree(path);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	memset(head, 0, ORE_FILE_CSUM_HEAD * ORE_CSUM_ENTRY);
+	ret = vfs_getxattr(file_mnt_idmap(f), f->f_path.dentry,
+			   ORE_FILE_CSUM_XATTR, head,
+			   ORE_FILE_CSUM_HEAD * ORE_CSUM_ENTRY);
+	fput(f);
+	return ret < 0 ? ret : ret / ORE_CSUM_ENTRY;
+}
+
+/*
+ * Every entry of @oid in @dir, as the store takes them (its side file's,
+ * those of its head over them); returns ot_side_entries()'s result.
+ */
+static long ot_all_entries(const char *dir, u64 oid, __le32 *ents, u32 n)
+{
+	long ret = ot_side_entries(dir, oid, ents, n);
+	__le32 head[ORE_FILE_CSUM_HEAD];
+
+	if (ret == -ENOENT)
+		memset(ents, 0, n * ORE_CSUM_ENTRY);
+	if (ot_head_entries(dir, oid, head) >= 0)
+		memcpy(ents, head, min(n, ORE_FILE_CSUM_HEAD) * ORE_CSUM_ENTRY);
+	return ret;
+}
+
+/* Write @n entries at entry @first of @oid's side file in @dir. */
+static int ot_side_write(const char *dir, u64 oid, u64 first,
+			 const __le32 *ents, u32 n)
+{
+	char *path = kasprintf(GFP_KERNEL, "%s/%llx" ORE_FILE_CSUM_SUFFIX, dir,
+			       oid);
+	loff_t pos = first * ORE_CSUM_ENTRY;
+	struct file *f;
+	ssize_t ret;
+
+	if (!path)
+		return -ENOMEM;
+	f = filp_open(path, O_WRONLY | O_CREAT | O_LARGEFILE, 0600);
+	kfree(path);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = kernel_write(f, ents, n * ORE_CSUM_ENTRY, &pos);
+	fput(f);
+	return ret == n * ORE_CSUM_ENTRY ? 0 : -EIO;
+}
+
+/*
+ * An object whose head's entries are in its side file (written before
+ * the head existed, or by a tool without extended attributes) reads
+ * verified from there; a write into the head makes the attribute with
+ * them: a block that went bad behind the store still fails after it.
+ */
+static void ot_file_csum_side_head(struct ot_ctx *ctx, struct ore_store *s,
+				   struct ore_store *plain, u32 type, u64 oid,
+				   u8 *data, u8 *buf, __le32 *ents)
+{
+	__le32 head[ORE_FILE_CSUM_HEAD];
+	u32 b;
+	int err;
+
+	ot_forget(ctx, plain, oid);
+	ot_forget(ctx, s, oid);
+	OT_EXPECT_EQ(ctx, plain->ops->create(plain, oid), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, plain, oid, 0, data, 4 * PAGE_SIZE,
+				      true, false, PAGE_SIZE), 0);
+	for (b = 0; b < 4; b++)
+		ents[b] = cpu_to_le32(ot_csum_entry(type, data +
+						    b * ORE_CSUM_BLOCK));
+	OT_EXPECT_EQ(ctx, ot_side_write(ctx->dirs[0], oid, 0, ents, 4), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, 4 * PAGE_SIZE,
+				      false, false, PAGE_SIZE), 0);
+	/* block 0 goes bad: the side file's entry catches it */
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, plain, oid, 0, data + 8 * PAGE_SIZE,
+				      PAGE_SIZE, true, true, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, PAGE_SIZE, false,
+				      false, PAGE_SIZE), -EBADMSG);
+	/* block 1 written through the store: the head takes 0, 2 and 3 */
+	OT_EXPECT_EQ(ctx, ot_head_entries(ctx->dirs[0], oid, head), -ENODATA);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, PAGE_SIZE,
+				      data + 9 * PAGE_SIZE, PAGE_SIZE, true,
+				      false, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_head_entries(ctx->dirs[0], oid, head), 4);
+	ents[1] = cpu_to_le32(ot_csum_entry(type, data + 9 * PAGE_SIZE));
+	OT_EXPECT(ctx, !memcmp(head, ents, 4 * sizeof(*ents)),
+		  "head %08x %08x %08x %08x", le32_to_cpu(head[0]),
+		  le32_to_cpu(head[1]), le32_to_cpu(head[2]),
+		  le32_to_cpu(head[3]));
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, PAGE_SIZE, false,
+				      false, PAGE_SIZE), -EBADMSG);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, PAGE_SIZE, buf,
+				      3 * PAGE_SIZE, false, false, PAGE_SIZE),
+		     0);
+	/* the side file's head entries are not looked at any more */
+	memset(ents, 0, 4 * sizeof(*ents));
+	ents[2] = cpu_to_le32(1);
+	OT_EXPECT_EQ(ctx, ot_side_write(ctx->dirs[0], oid, 0, ents, 4), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, PAGE_SIZE, buf,
+				      3 * PAGE_SIZE, false, false, PAGE_SIZE),
+		     0);
+
+	/*
+	 * Entries past the end (a crash in an extending write: stored, the
+	 * data not) of blocks 6 (head) and 20 (side file): a restamp read
+	 * there stores those of the zeros read, so that once the object
+	 * grows over them (a truncate, a write further on) they read.
+	 */
+	memset(ents, 0, 24 * sizeof(*ents));
+	ents[20] = cpu_to_le32(ot_csum_entry(type, data));
+	OT_EXPECT_EQ(ctx, ot_side_write(ctx->dirs[0], oid, 0, ents, 24), 0);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 6 * PAGE_SIZE, data,
+				      PAGE_SIZE, true, false, PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, plain->ops->truncate(plain, oid, 4 * PAGE_SIZE), 0);
+	OT_EXPECT_EQ(ctx, ot_head_entries(ctx->dirs[0], oid, head), 7);
+	OT_EXPECT_EQ(ctx, ot_flag_io(ctx, s, oid, 4 * PAGE_SIZE, buf,
+				     20 * PAGE_SIZE, OT_RESTAMP), 0);
+	OT_EXPECT_EQ(ctx, s->ops->truncate(s, oid, 24 * PAGE_SIZE), 0);
+	err = ot_store_rw(ctx, s, oid, 4 * PAGE_SIZE, buf, 20 * PAGE_SIZE,
+			  false, false, PAGE_SIZE);
+	OT_EXPECT(ctx, !err && ot_is_zero(buf, 20 * PAGE_SIZE),
+		  "grown over stale entries: %d", err);
+	OT_EXPECT_EQ(ctx, s->ops->remove(s, oid), 0);
+}
+
+/*
  * A second store on the first directory keeps checksums; the first
  * store, on the same files, writes behind it. 64 blocks written in one
  * request (hashed in the store's workqueue) read back, their entries in
@@ -1308,7 +1448,10 @@ static long ot_side_entries(const char *dir, u64 oid, __le32 *ents, u32 n)
  * neighbours read, a no_csum read is not verified; a restamp read takes
  * it as right; a write stamps it anew. A partial block written gets no
  * checksum, a truncate in a block takes its entry, a discard takes those
- * of its blocks, a remove takes the side file.
+ * of its blocks, a remove takes the side file. The entries of blocks 0-15
+ * are in the object's head (its extended attribute), the side file has
+ * the others; a truncate in the head cuts it. Then an object with its
+ * head's entries in the side file (ot_file_csum_side_head()).
  */
 static void ot_file_csum(struct ot_ctx *ctx)
 {
@@ -1336,7 +1479,10 @@ static void ot_file_csum(struct ot_ctx *ctx)
 	ot_forget(ctx, s, oid);
 	OT_EXPECT_EQ(ctx, s->ops->create(s, oid), 0);
 
-	/* written whole: read back, entries in the side file */
+	/*
+	 * written whole: read back, the entries of blocks 0-15 in the head,
+	 * the others in the side file, whose head entries stay a hole
+	 */
 	ot_fill(ctx, data, size);
 	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, data, size, true, false,
 				      PAGE_SIZE), 0);
@@ -1344,10 +1490,14 @@ static void ot_file_csum(struct ot_ctx *ctx)
 	OT_EXPECT(ctx, !err && !memcmp(buf, data, size), "read back: %d", err);
 	n = ot_side_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
 	OT_EXPECT_EQ(ctx, n, 64);
+	OT_EXPECT(ctx, !memchr_inv(ents, 0, ORE_FILE_CSUM_HEAD * sizeof(*ents)),
+		  "no head entries in the side file");
+	OT_EXPECT_EQ(ctx, ot_head_entries(ctx->dirs[0], oid, ents),
+		     ORE_FILE_CSUM_HEAD);
 	for (b = 0; b < 64 && n == 64; b++)
 		if (!OT_EXPECT(ctx, le32_to_cpu(ents[b]) ==
 			       ot_csum_entry(type, data + b * ORE_CSUM_BLOCK),
-			       "entry %u: 0x%08x in the side file, 0x%08x computed",
+			       "entry %u: 0x%08x stored, 0x%08x computed",
 			       b, le32_to_cpu(ents[b]),
 			       ot_csum_entry(type, data + b * ORE_CSUM_BLOCK)))
 			break;
@@ -1389,7 +1539,7 @@ static void ot_file_csum(struct ot_ctx *ctx)
 	/* part of block 4 written: no checksum for it */
 	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 4 * PAGE_SIZE + 5, junk, 100,
 				      true, false, 0), 0);
-	n = ot_side_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
+	n = ot_all_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
 	OT_EXPECT(ctx, n == 64 && !ents[4] && ents[3] && ents[5],
 		  "entries %ld, 3-5: %08x %08x %08x", n, le32_to_cpu(ents[3]),
 		  le32_to_cpu(ents[4]), le32_to_cpu(ents[5]));
@@ -1401,7 +1551,7 @@ static void ot_file_csum(struct ot_ctx *ctx)
 	/* a discard of blocks 8-9 and part of 10 */
 	OT_EXPECT_EQ(ctx, ot_flag_io(ctx, s, oid, 8 * PAGE_SIZE, NULL,
 				     2 * PAGE_SIZE + 512, OT_DISCARD), 0);
-	n = ot_side_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
+	n = ot_all_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
 	OT_EXPECT(ctx, n == 64 && ents[7] && !ents[8] && !ents[9] &&
 		  !ents[10] && ents[11], "after the discard: %ld", n);
 	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, size, false, false,
@@ -1409,13 +1559,26 @@ static void ot_file_csum(struct ot_ctx *ctx)
 
 	/* a truncate in block 20: its entry goes, and those after it */
 	OT_EXPECT_EQ(ctx, s->ops->truncate(s, oid, 20 * PAGE_SIZE + 100), 0);
-	n = ot_side_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
+	n = ot_all_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
 	OT_EXPECT(ctx, n == 21 && ents[19] && !ents[20],
 		  "after the truncate: %ld entries", n);
 	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, 24 * PAGE_SIZE,
 				      false, false, PAGE_SIZE), 0);
 	OT_EXPECT(ctx, ot_is_zero(buf + 20 * PAGE_SIZE + 100,
 				  4 * PAGE_SIZE - 100), "zeros past the end");
+	/*
+	 * a truncate in block 10: the head keeps 0-7 (4, 8 and 9 are 0
+	 * already: trailing zeros are not stored), the side file 11 entries
+	 */
+	OT_EXPECT_EQ(ctx, s->ops->truncate(s, oid, 10 * PAGE_SIZE + 100), 0);
+	n = ot_all_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
+	OT_EXPECT(ctx, n == 11 && ents[7] && !ents[10] &&
+		  ot_head_entries(ctx->dirs[0], oid, ents) == 8,
+		  "after the truncate in the head: %ld entries", n);
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, 12 * PAGE_SIZE,
+				      false, false, PAGE_SIZE), 0);
+	OT_EXPECT(ctx, ot_is_zero(buf + 10 * PAGE_SIZE + 100,
+				  2 * PAGE_SIZE - 100), "zeros past the end");
 	OT_EXPECT_EQ(ctx, s->ops->flush(s, oid), 0);
 
 	/* a remove takes the side file */
@@ -1433,6 +1596,8 @@ static void ot_file_csum(struct ot_ctx *ctx)
 	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, PAGE_SIZE, false,
 				      false, PAGE_SIZE), 0);
 	OT_EXPECT_EQ(ctx, s->ops->remove(s, oid), 0);
+
+	ot_file_csum_side_head(ctx, s, plain, type, oid, data, buf, ents);
 
 	/* the wrong store, the wrong type */
 	OT_EXPECT_EQ(ctx, ore_file_store_enable_csum(s, 7), -EINVAL);

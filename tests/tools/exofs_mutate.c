@@ -53,6 +53,7 @@
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -676,6 +677,10 @@ static void rm_any(const char *path)
 		unlink(path);
 }
 
+/*
+ * Copy the file @from to @to, with the data checksum head of an object
+ * file (its extended attribute ORE_FILE_CSUM_XATTR, any value).
+ */
 static int copy_file(const char *from, const char *to)
 {
 	static uint8_t buf[1 << 16];
@@ -697,6 +702,14 @@ static int copy_file(const char *from, const char *to)
 		}
 	if (r < 0)
 		err = -errno;
+	if (!err) {
+		r = fgetxattr(in, ORE_FILE_CSUM_XATTR, buf, sizeof(buf));
+		if (r >= 0 && fsetxattr(out, ORE_FILE_CSUM_XATTR, buf,
+					(size_t)r, 0))
+			err = -errno;
+		else if (r < 0 && errno != ENODATA && errno != EOPNOTSUPP)
+			err = -errno;
+	}
 	close(in);
 	close(out);
 	return err;

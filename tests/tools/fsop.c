@@ -14,8 +14,13 @@
  * The pattern of seed S is a function of the absolute file offset, so any
  * range written with one seed can be verified alone: byte o is byte (o % 8)
  * of splitmix64(S * 0x9e3779b97f4a7c15 + o / 8).
+ *
+ * The xattr commands read and write extended attributes (the data
+ * checksum head of a file store's object, "user.ore.csum") where the
+ * attr package's getfattr/setfattr are not installed.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +33,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,6 +71,8 @@ static const char *errname(int e)
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case EBADF: return "EBADF";
 	case EDQUOT: return "EDQUOT";
+	case ENODATA: return "ENODATA";
+	case ERANGE: return "ERANGE";
 	default: return "E?";
 	}
 }
@@ -686,6 +694,53 @@ static int cmd_call(int argc, char **argv)
 	return r ? 1 : 0;
 }
 
+/*
+ * xattr get FILE NAME: prints the value of attribute NAME of FILE in hex
+ * (an empty line for a value of no bytes), or the errno name (ENODATA:
+ * there is none). xattr set FILE NAME HEX: sets it to the bytes of HEX
+ * ("" for none). xattr rm FILE NAME. Links are not followed.
+ */
+static int cmd_xattr(int argc, char **argv)
+{
+	uint8_t buf[4096];
+	ssize_t n, i;
+	size_t len;
+
+	if (argc == 4 && !strcmp(argv[1], "get")) {
+		n = lgetxattr(argv[2], argv[3], buf, sizeof(buf));
+		if (n < 0) {
+			printf("%s\n", errname(errno));
+			return 1;
+		}
+		for (i = 0; i < n; i++)
+			printf("%02x", buf[i]);
+		printf("\n");
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "set")) {
+		len = strlen(argv[4]);
+		if (len % 2 || len / 2 > sizeof(buf))
+			return 2;
+		for (i = 0; i < (ssize_t)len / 2; i++) {
+			char x[3] = { argv[4][2 * i], argv[4][2 * i + 1], 0 };
+
+			if (!isxdigit((unsigned char)x[0]) ||
+			    !isxdigit((unsigned char)x[1]))
+				return 2;
+			buf[i] = (uint8_t)strtoul(x, NULL, 16);
+		}
+		if (lsetxattr(argv[2], argv[3], buf, len / 2, 0))
+			return fail("lsetxattr", argv[2]);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "rm")) {
+		if (lremovexattr(argv[2], argv[3]))
+			return fail("lremovexattr", argv[2]);
+		return 0;
+	}
+	return 2;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -707,7 +762,9 @@ static void usage(void)
 		"  concurrent FILE NPROC CHUNK COUNT\n"
 		"  fill FILE                     write until ENOSPC\n"
 		"  call rmdir|unlink|mkdir P, link|symlink A B, open-excl P,\n"
-		"       mknod-fifo P             prints OK or the errno name\n",
+		"       mknod-fifo P             prints OK or the errno name\n"
+		"  xattr get FILE NAME           prints the value in hex or errno\n"
+		"  xattr set FILE NAME HEX | xattr rm FILE NAME\n",
 		prog);
 }
 
@@ -763,6 +820,8 @@ int main(int argc, char **argv)
 		r = cmd_fill(argc, argv);
 	else if (!strcmp(c, "call"))
 		r = cmd_call(argc, argv);
+	else if (!strcmp(c, "xattr"))
+		r = cmd_xattr(argc, argv);
 	else
 		r = 2;
 	if (r == 2)
