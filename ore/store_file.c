@@ -546,7 +546,8 @@ static int ore_file_csum_load(struct ore_file_store *fs,
 /*
  * Store @n entries of the head of @fo's object from entry @first on
  * (@first + @n <= ORE_FILE_CSUM_HEAD). An object without a head gets one,
- * first with the head entries its side file holds; a corrupt head is made
+ * first with the entries its side file holds for the head's blocks that
+ * the object holds (a block past its end has none); a corrupt head is made
  * anew, the other entries 0. With @zero_only,
  * @ents are not used: the entries become 0, and only in a head that
  * exists (else the side file has them). Return: 0, -EOPNOTSUPP when the
@@ -566,9 +567,19 @@ static int ore_file_csum_head_update(struct ore_file_store *fs,
 	mutex_lock(lock);
 	err = ore_file_csum_head_get(fo->file, old);
 	if (err == -ENODATA && !zero_only) {
-		cf = ore_file_csum_get(fs, fo, false);
+		/*
+		 * The side file's entries of the blocks the object holds:
+		 * none for a new (empty) object, which then needs no lookup
+		 * of a side file; past the end they could only be stale.
+		 */
+		u64 held = DIV_ROUND_UP(i_size_read(file_inode(fo->file)),
+					ORE_CSUM_BLOCK);
+
+		held = min_t(u64, held, ORE_FILE_CSUM_HEAD);
+		memset(old, 0, sizeof(old));
+		cf = held ? ore_file_csum_get(fs, fo, false) : NULL;
 		err = IS_ERR(cf) ? PTR_ERR(cf) :
-		      ore_file_csum_read(cf, 0, old, ORE_FILE_CSUM_HEAD);
+		      ore_file_csum_read(cf, 0, old, held);
 		make = true;
 	} else if (err == -EUCLEAN && !zero_only) {
 		/* a write makes a corrupt head anew: what else it held is lost */

@@ -93,7 +93,7 @@ rm -f "$BUILD/results/$NAME.counts"
 # SSE4.2 one when it loads.
 BASE_MODULES="crc32c_generic crc32c_intel virtio_pci virtio_blk 9pnet_virtio 9p ext4
 	xor raid6_pq async_tx async_memcpy async_xor async_pq async_raid6_recov
-	md-mod raid0 raid1 raid456 dm-mod dm-flakey loop"
+	md-mod raid0 raid1 raid456 dm-mod dm-flakey loop fat vfat nls_cp437 nls_ascii"
 
 # Kernel messages that fail a run whatever the results say.
 BAD_PATTERNS='Oops|BUG:|WARNING:|KASAN|general protection fault|Kernel panic|blocked for more than|Call Trace|UBSAN:|kernel BUG|list_add corruption|list_del corruption'

@@ -926,16 +926,19 @@ static int head_set(const struct ore_user_comp *c, const uint32_t *head)
 }
 
 /*
- * The head entries that the side file holds into @head: from @csum_fd,
- * or when it is not open from the file at @path if there is one (zeros
- * if not).
+ * The first @held head entries that the side file holds into @head, the
+ * others 0: from @csum_fd, or when it is not open from the file at @path
+ * if there is one (zeros if not).
  */
-static int side_head(int csum_fd, const char *path, uint32_t *head)
+static int side_head(int csum_fd, const char *path, uint64_t held,
+		     uint32_t *head)
 {
 	struct ore_user_comp cf = { .fd = csum_fd };
 	int err;
 
 	memset(head, 0, HEAD_BYTES);
+	if (!held)
+		return 0;
 	if (cf.fd < 0) {
 		cf.fd = path ? ore_user_csum_open(path, O_RDONLY) : -ENOENT;
 		if (cf.fd == -ENOENT)
@@ -943,7 +946,7 @@ static int side_head(int csum_fd, const char *path, uint32_t *head)
 		if (cf.fd < 0)
 			return cf.fd;
 	}
-	err = comp_pread(&cf, head, HEAD_BYTES, 0);
+	err = comp_pread(&cf, head, held * ORE_CSUM_ENTRY, 0);
 	if (cf.fd != csum_fd)
 		close(cf.fd);
 	return err;
@@ -977,8 +980,8 @@ static int compute_ents(const struct ore_user_comp *c, uint32_t type,
 /*
  * Store the entries of blocks [@first, @end) of @c (@end at most
  * ORE_FILE_CSUM_HEAD) in its head: the one there is, else a new one that
- * starts with the head entries of the side file (@csum_fd or @path), as
- * the kernel makes it. A value that is not a head is replaced when every
+ * starts with the head entries of the side file (@csum_fd or @path) of
+ * the @held blocks @c holds (any part of), as the kernel makes it. A value that is not a head is replaced when every
  * entry of it is new (@first 0, @end ORE_FILE_CSUM_HEAD), else it is
  * -EUCLEAN. Returns 0, -EOPNOTSUPP when the filesystem has no user
  * extended attributes (the side file takes the entries then), or another
@@ -986,14 +989,15 @@ static int compute_ents(const struct ore_user_comp *c, uint32_t type,
  */
 static int head_stamp(const struct ore_user_comp *c, uint32_t type,
 		      int csum_fd, const char *path, uint64_t first,
-		      uint64_t end, uint64_t whole, uint8_t *data)
+		      uint64_t end, uint64_t whole, uint64_t held,
+		      uint8_t *data)
 {
 	uint32_t head[ORE_FILE_CSUM_HEAD], old[ORE_FILE_CSUM_HEAD];
 	int make = 0, err;
 
 	err = head_get(c, old);
 	if (err == -ENODATA) {
-		err = side_head(csum_fd, path, old);
+		err = side_head(csum_fd, path, held, old);
 		make = 1;
 	} else if (err == -EUCLEAN && !first && end == ORE_FILE_CSUM_HEAD) {
 		err = 0;
@@ -1039,9 +1043,12 @@ int ore_user_csum_stamp(const struct ore_user_comp *c, uint32_t type,
 	if (first < ORE_FILE_CSUM_HEAD && comp_has_head(c)) {
 		uint64_t hend = end < ORE_FILE_CSUM_HEAD ? end :
 				ORE_FILE_CSUM_HEAD;
+		uint64_t held = (size + ORE_CSUM_BLOCK - 1) / ORE_CSUM_BLOCK;
 
+		if (held > ORE_FILE_CSUM_HEAD)
+			held = ORE_FILE_CSUM_HEAD;
 		err = head_stamp(c, type, *csum_fd, path, first, hend, whole,
-				 data);
+				 held, data);
 		if (!err)
 			first = hend;
 		else if (err != -EOPNOTSUPP)
