@@ -11,12 +11,16 @@
 # exofs/md (goal <= 1.0) and exofs's full-stripe write fraction from its
 # sysfs counters.
 #
-# Arguments (--args): stripe unit / chunk in KiB (default 64).
+# Arguments (--args): stripe unit / chunk in KiB (default 64), then
+# optionally "perf": profile each side's untar (perf record -a -e
+# cpu-clock for 5 s from its start) and print the top symbols.
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
 shift
 SU_K=${1:-64}
+PERF=
+[ "$2" = perf ] && PERF=1
 M=$EXOFS_MNT
 MD_MNT=/mnt/md
 ktap_plan 11
@@ -25,6 +29,19 @@ ktap_plan 11
 # ext4lazyinit does not run during the measurements (it holds each group's
 # inode allocation while it zeroes it).
 MKFS_EXT4_OPTS="-E lazy_itable_init=0,lazy_journal_init=0"
+# perf_start / perf_report NAME: profile the next 5 s (with "perf")
+perf_start() {
+	[ -n "$PERF" ] || return 0
+	(hostrun perf record -q -a -g -e cpu-clock -o /tmp/perf.data \
+		-- sleep 5 > /dev/null 2>&1) &
+	sleep 0.5
+}
+perf_report() {
+	[ -n "$PERF" ] || return 0
+	wait
+	hostrun perf report -q -i /tmp/perf.data --stdio --no-children \
+		--sort symbol -g none 2>/dev/null | head -n 50 | sed "s/^/   perf $1: /" >&2
+}
 exofs_load || ktap_done
 t=$(tree_tar) && cp "$t" /tmp/tree.tar && mkdir -p /tmp/ref && tar -xf /tmp/tree.tar -C /tmp/ref
 check "reference tree in tmpfs" test -d /tmp/ref/linux-source-6.12
@@ -37,9 +54,11 @@ exofs_stores_ext4 4 || ktap_done
 check "mkfs.exofs --raid 5 --stripe-unit ${SU_K}K over 4 stores" exofs_mkfs --raid 5 --stripe-unit ${SU_K}K
 check "mount exofs" exofs_mount
 fail_fast
+perf_start
 c=$(now_cs)
 tar -xf /tmp/tree.tar -C $M
 ex_u=$(secs_since $c)
+perf_report exofs
 sync
 ex_w=$(secs_since $c)
 diag "exofs: untar ${ex_u}s, untar+sync ${ex_w}s"
@@ -65,9 +84,11 @@ check "mdadm --create raid5, chunk ${SU_K}K, 4 disks" hostrun mdadm --create /de
 check "mkfs.ext4 on md0 (stride/stripe-width of the chunk)" mkfs_ext4 /dev/md0 \
 	-E stride=$((SU_K / 4)),stripe_width=$((SU_K / 4 * 3)),lazy_itable_init=0,lazy_journal_init=0
 mount_ext4 /dev/md0 $MD_MNT
+perf_start
 c=$(now_cs)
 tar -xf /tmp/tree.tar -C $MD_MNT
 md_u=$(secs_since $c)
+perf_report md
 sync
 md_w=$(secs_since $c)
 diag "md: untar ${md_u}s, untar+sync ${md_w}s"
