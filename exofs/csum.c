@@ -195,8 +195,9 @@ static void exofs_csum_fix_work(struct work_struct *work)
 /**
  * exofs_csum_repair - a read of @inode met data failing its checksum
  * @inode: the inode read
- * @ios: the read, over, with @ios->csum_errors
- * @err: the read's result
+ * @ios: the read (or the write whose read-for-write it was), over, with
+ *	@ios->csum_errors
+ * @err: the I/O's result
  *
  * Queues the rewrite of the bad blocks from the redundancy (see the top of
  * this file), when the read could rebuild them (!@err). Any context.

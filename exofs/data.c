@@ -454,6 +454,13 @@ static void exofs_write_done(struct ore_io_state *ios, void *priv)
 	atomic64_add(ios->stats_reads, &sbi->cnt.r4w_reads);
 	if (ios->degraded)
 		atomic64_inc(&sbi->cnt.degraded_ios);
+	/*
+	 * Its read-for-write met blocks failing their checksum: they were
+	 * rebuilt for the parity, but stay bad on their store. Rewritten as
+	 * a read's are.
+	 */
+	if (ios->csum_errors)
+		exofs_csum_repair(wb->io.inode, ios, err);
 	ore_put_io_state(ios);
 	/* not done before the superblocks record a failed store */
 	wb->err = err;

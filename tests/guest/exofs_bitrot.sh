@@ -23,7 +23,7 @@
 . /ore/tests/exofs_lib.sh
 
 M=$EXOFS_MNT
-ktap_plan 113
+ktap_plan 125
 
 exofs_load || ktap_done
 exofs_stores_ext4 5 || ktap_done
@@ -141,6 +141,32 @@ HEADS=yes
 one raid1 4 2 xxh64 --raid 1
 one raid5 4 1 crc32c --raid 5 --checksum crc32c
 one raid6 5 1 xxh64 --raid 6
+
+# A write's read-for-write meets a bad block: columns 1 and 2 of a RAID5
+# stripe rewritten, the reconstruct-write reads column 0 (it reads as few
+# pages as a read-modify-write, and ties go to it), whose first block is
+# flipped. It is rebuilt for the parity, and rewritten on its store too:
+# the write queues the repair as a read does.
+EXOFS_STORES=$ALL4
+check "r4w: mkfs.exofs --raid 5" exofs_mkfs -q --raid 5
+check "r4w: mount" exofs_mount
+check "r4w: a 192 KiB file (one stripe)" sh -c \
+	"head -c 196608 /tmp/data > $M/g && sync"
+f=$(comp_file "$(stat -c %i $M/g)" 4 0 1)
+check "r4w: umount" exofs_umount
+dd if="$f" of=/tmp/orig bs=4096 count=1 2>/dev/null
+check "r4w: 16 bytes of block 0 of component 0 (column 0) flipped" flip "$f"
+check "r4w: mount" exofs_mount
+drop
+check "r4w: columns 1 and 2 rewritten" sh -c \
+	"dd if=/tmp/data of=$M/g bs=64K skip=4 seek=1 count=2 conv=notrunc 2>/dev/null && sync"
+check "r4w: the bad block is rewritten (checksum_repairs 1)" wait_repairs 1
+check "r4w: the file reads back right" sh -c \
+	"{ head -c 65536 /tmp/data; dd if=/tmp/data bs=64K skip=4 count=2 2>/dev/null; } > /tmp/want && sync && echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/want $M/g"
+check "r4w: umount" exofs_umount
+check "r4w: the block on the store is the original again" sh -c \
+	"dd if=$f bs=4096 count=1 2>/dev/null | cmp - /tmp/orig"
+check "r4w: fsck.exofs clean" exofs_fsck
 
 # Stores on a filesystem without user extended attributes (vfat, on loop
 # devices over files in the guest's memory): the kernel and the tools keep
