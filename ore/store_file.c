@@ -545,12 +545,15 @@ static int ore_file_csum_load(struct ore_file_store *fs,
 
 /*
  * Store @n entries of the head of @fo's object from entry @first on
- * (@first + @n <= ORE_FILE_CSUM_HEAD). An object without a head gets one,
- * first with the entries its side file holds for the head's blocks that
- * the object holds (a block past its end has none); a corrupt head is made
- * anew, the other entries 0. With @zero_only,
- * @ents are not used: the entries become 0, and only in a head that
- * exists (else the side file has them). Return: 0, -EOPNOTSUPP when the
+ * (@first + @n <= ORE_FILE_CSUM_HEAD); with @zero_only, @ents are not used
+ * and the entries become 0. An object without a head gets one, first with
+ * the entries its side file holds for the head's blocks that the object
+ * holds (a block past its end has none), and those entries of the side
+ * file are then zeroed (they would be stale, were the head ever lost); an
+ * object with neither keeps none (@zero_only) or gets a head. A corrupt
+ * head is made anew, the other entries 0. With @sync the head is on
+ * stable storage when it returns, changed or not (an earlier write may
+ * have set it without syncing). Return: 0, -EOPNOTSUPP when the
  * filesystem has no user extended attributes, or another error.
  */
 static int ore_file_csum_head_update(struct ore_file_store *fs,
@@ -560,39 +563,46 @@ static int ore_file_csum_head_update(struct ore_file_store *fs,
 {
 	struct mutex *lock = ore_file_head_lock(fs, fo->oid);
 	__le32 head[ORE_FILE_CSUM_HEAD], old[ORE_FILE_CSUM_HEAD];
+	struct file *cf = NULL;
 	bool make = false;
-	struct file *cf;
+	u64 held = 0;
 	int err;
 
 	mutex_lock(lock);
 	err = ore_file_csum_head_get(fo->file, old);
-	if (err == -ENODATA && !zero_only) {
+	if (err == -ENODATA) {
 		/*
 		 * The side file's entries of the blocks the object holds:
 		 * none for a new (empty) object, which then needs no lookup
 		 * of a side file; past the end they could only be stale.
 		 */
-		u64 held = DIV_ROUND_UP(i_size_read(file_inode(fo->file)),
-					ORE_CSUM_BLOCK);
-
+		held = DIV_ROUND_UP(i_size_read(file_inode(fo->file)),
+				    ORE_CSUM_BLOCK);
 		held = min_t(u64, held, ORE_FILE_CSUM_HEAD);
 		memset(old, 0, sizeof(old));
 		cf = held ? ore_file_csum_get(fs, fo, false) : NULL;
 		err = IS_ERR(cf) ? PTR_ERR(cf) :
 		      ore_file_csum_read(cf, 0, old, held);
+		if (IS_ERR(cf))
+			cf = NULL;
+		/*
+		 * Zeroing entries of an object with neither: nothing to do.
+		 * With a side file, the head is made (a write racing with
+		 * this would make it from the side file's entries before
+		 * they are cleared).
+		 */
+		if (!err && zero_only && !cf)
+			goto out;
 		make = true;
-	} else if (err == -EUCLEAN && !zero_only) {
-		/* a write makes a corrupt head anew: what else it held is lost */
+	} else if (err == -EUCLEAN) {
+		/* made anew: fewer entries are always safe */
 		ore_file_head_err(fs, fo->oid, err);
 		memset(old, 0, sizeof(old));
 		err = 0;
 		make = true;
 	}
-	if (err) {
-		if (err == -ENODATA)	/* zero_only: nothing stored there */
-			err = 0;
+	if (err)
 		goto out;
-	}
 	memcpy(head, old, sizeof(head));
 	if (zero_only)
 		memset(head + first, 0, n * sizeof(*head));
@@ -600,6 +610,11 @@ static int ore_file_csum_head_update(struct ore_file_store *fs,
 		memcpy(head + first, ents, n * sizeof(*head));
 	if (make || memcmp(head, old, sizeof(head)))
 		err = ore_file_csum_head_set(fo->file, head, sync);
+	else if (sync)
+		err = vfs_fsync(fo->file, 0);
+	/* the head first: a crash between leaves two copies that agree */
+	if (!err && cf)
+		err = ore_file_csum_clear(cf, 0, held * ORE_CSUM_BLOCK);
 out:
 	mutex_unlock(lock);
 	return ore_file_head_err(fs, fo->oid, err);
@@ -748,11 +763,26 @@ static int ore_file_csum_restamp(struct ore_file_io *fio)
 	struct ore_file_store *fs = fio->fs;
 	const struct cred *old_cred;
 	unsigned int nofs, local;
+	u64 first, held;
 	int err;
 
 	nofs = memalloc_nofs_save();
 	local = ore_file_throttle_local();
 	ore_file_csum_compute(fs->csum_type, sio, fio->ents, fio->nents);
+	/*
+	 * Blocks wholly past the object's end read as zeros: they get no
+	 * entry (stale ones that a crash left there go, and no side file
+	 * is made for them).
+	 */
+	first = sio->offset / ORE_CSUM_BLOCK;
+	held = DIV_ROUND_UP(i_size_read(file_inode(fio->fo->file)),
+			    ORE_CSUM_BLOCK);
+	if (first + fio->nents > held) {
+		u64 from = max(first, held);
+
+		memset(fio->ents + (from - first), 0,
+		       (first + fio->nents - from) * sizeof(*fio->ents));
+	}
 	old_cred = override_creds(fs->cred);
 	err = ore_file_csum_store(fs, fio->fo, sio->offset / ORE_CSUM_BLOCK,
 				  fio->ents, fio->nents, false);
@@ -1181,9 +1211,9 @@ static void __ore_file_start(struct ore_store_io *sio, bool retried)
 	}
 	/*
 	 * Nothing to read past the end: no need for the filesystem. But a
-	 * restamp stores the entries of the zeros it reads there: a crash
-	 * in an extending write can leave entries past the end, which a
-	 * later extension would find stale.
+	 * restamp takes the entries there (a crash in an extending write
+	 * can leave entries past the end, which a later extension would
+	 * find stale).
 	 */
 	if (!sio->write && !(sio->restamp && ore_file_csum_on(fs, sio)) &&
 	    sio->offset >= i_size_read(file_inode(fo->file))) {
@@ -1511,6 +1541,14 @@ int ore_file_store_enable_csum(struct ore_store *store, u32 type)
 		       type);
 		return -EINVAL;
 	}
+	/*
+	 * NFS: a server commits an attribute's change when it pleases, and
+	 * neither fsync nor syncfs on the client asks it to (no COMMIT
+	 * without unstable pages): side files only, which they commit.
+	 */
+	if (file_inode(to_file_store(store)->dir)->i_sb->s_magic ==
+	    NFS_SUPER_MAGIC)
+		WRITE_ONCE(to_file_store(store)->no_head, true);
 	WRITE_ONCE(to_file_store(store)->csum_type, type);
 	return 0;
 }

@@ -1274,22 +1274,33 @@ static void ot_bdev_csum_errors(struct ot_ctx *ctx)
  */
 
 /*
+ * Open the file "<oid><@suffix>" in the store directory @dir (the object's
+ * with "", its side file's with ORE_FILE_CSUM_SUFFIX) with @flags.
+ */
+static struct file *ot_obj_open(const char *dir, u64 oid, const char *suffix,
+				int flags)
+{
+	char *path = kasprintf(GFP_KERNEL, "%s/%llx%s", dir, oid, suffix);
+	struct file *f;
+
+	if (!path)
+		return ERR_PTR(-ENOMEM);
+	f = filp_open(path, flags | O_LARGEFILE, 0600);
+	kfree(path);
+	return f;
+}
+
+/*
  * The entries of object @oid in its side file in @dir, into @ents (at
  * most @n); returns how many there are (the side file's length / 4), or
  * -errno (-ENOENT: no side file).
  */
 static long ot_side_entries(const char *dir, u64 oid, __le32 *ents, u32 n)
 {
-	char *path = kasprintf(GFP_KERNEL, "%s/%llx" ORE_FILE_CSUM_SUFFIX, dir,
-			       oid);
-	struct file *f;
+	struct file *f = ot_obj_open(dir, oid, ORE_FILE_CSUM_SUFFIX, O_RDONLY);
 	loff_t pos = 0;
 	long ret;
 
-	if (!path)
-		return -ENOMEM;
-	f = filp_open(path, O_RDONLY | O_LARGEFILE, 0);
-	kfree(path);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	ret = i_size_read(file_inode(f)) / ORE_CSUM_ENTRY;
@@ -1307,14 +1318,9 @@ static long ot_side_entries(const char *dir, u64 oid, __le32 *ents, u32 n)
  */
 static long ot_head_entries(const char *dir, u64 oid, __le32 *head)
 {
-	char *path = kasprintf(GFP_KERNEL, "%s/%llx", dir, oid);
-	struct file *f;
+	struct file *f = ot_obj_open(dir, oid, "", O_RDONLY);
 	long ret;
 
-	if (!path)
-		return -ENOMEM;
-	f = filp_open(path, O_RDONLY | O_LARGEFILE, 0);
-	kfree(path);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	memset(head, 0, ORE_FILE_CSUM_HEAD * ORE_CSUM_ENTRY);
@@ -1345,16 +1351,11 @@ static long ot_all_entries(const char *dir, u64 oid, __le32 *ents, u32 n)
 static int ot_side_write(const char *dir, u64 oid, u64 first,
 			 const __le32 *ents, u32 n)
 {
-	char *path = kasprintf(GFP_KERNEL, "%s/%llx" ORE_FILE_CSUM_SUFFIX, dir,
-			       oid);
+	struct file *f = ot_obj_open(dir, oid, ORE_FILE_CSUM_SUFFIX,
+				     O_WRONLY | O_CREAT);
 	loff_t pos = first * ORE_CSUM_ENTRY;
-	struct file *f;
 	ssize_t ret;
 
-	if (!path)
-		return -ENOMEM;
-	f = filp_open(path, O_WRONLY | O_CREAT | O_LARGEFILE, 0600);
-	kfree(path);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	ret = kernel_write(f, ents, n * ORE_CSUM_ENTRY, &pos);
@@ -1367,6 +1368,7 @@ static int ot_side_write(const char *dir, u64 oid, u64 first,
  * the head existed, or by a tool without extended attributes) reads
  * verified from there; a write into the head makes the attribute with
  * them: a block that went bad behind the store still fails after it.
+ * Then entries left past the object's end (a crash) and a restamp there.
  */
 static void ot_file_csum_side_head(struct ot_ctx *ctx, struct ore_store *s,
 				   struct ore_store *plain, u32 type, u64 oid,
@@ -1403,6 +1405,10 @@ static void ot_file_csum_side_head(struct ot_ctx *ctx, struct ore_store *s,
 		  "head %08x %08x %08x %08x", le32_to_cpu(head[0]),
 		  le32_to_cpu(head[1]), le32_to_cpu(head[2]),
 		  le32_to_cpu(head[3]));
+	/* and the side file's copies of them are zeroed */
+	OT_EXPECT(ctx, ot_side_entries(ctx->dirs[0], oid, head, 4) == 4 &&
+		  !memchr_inv(head, 0, 4 * sizeof(*head)),
+		  "side file's head entries zeroed");
 	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, PAGE_SIZE, false,
 				      false, PAGE_SIZE), -EBADMSG);
 	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, PAGE_SIZE, buf,
@@ -1431,6 +1437,11 @@ static void ot_file_csum_side_head(struct ot_ctx *ctx, struct ore_store *s,
 	OT_EXPECT_EQ(ctx, ot_head_entries(ctx->dirs[0], oid, head), 7);
 	OT_EXPECT_EQ(ctx, ot_flag_io(ctx, s, oid, 4 * PAGE_SIZE, buf,
 				     20 * PAGE_SIZE, OT_RESTAMP), 0);
+	/* no entries past the end: the head keeps 0-3, the side file none */
+	OT_EXPECT_EQ(ctx, ot_head_entries(ctx->dirs[0], oid, head), 4);
+	OT_EXPECT(ctx, ot_side_entries(ctx->dirs[0], oid, ents, 24) == 24 &&
+		  !memchr_inv(ents, 0, 24 * sizeof(*ents)),
+		  "side file entries past the end taken");
 	OT_EXPECT_EQ(ctx, s->ops->truncate(s, oid, 24 * PAGE_SIZE), 0);
 	err = ot_store_rw(ctx, s, oid, 4 * PAGE_SIZE, buf, 20 * PAGE_SIZE,
 			  false, false, PAGE_SIZE);
@@ -1567,17 +1578,18 @@ static void ot_file_csum(struct ot_ctx *ctx)
 	OT_EXPECT(ctx, ot_is_zero(buf + 20 * PAGE_SIZE + 100,
 				  4 * PAGE_SIZE - 100), "zeros past the end");
 	/*
-	 * a truncate in block 10: the head keeps 0-7 (4, 8 and 9 are 0
-	 * already: trailing zeros are not stored), the side file 11 entries
+	 * a truncate in block 6: the head keeps 0-5 (4 is 0: written in
+	 * part), block 6's entry goes with those after it (trailing zeros
+	 * are not stored); the side file keeps 7 entries
 	 */
-	OT_EXPECT_EQ(ctx, s->ops->truncate(s, oid, 10 * PAGE_SIZE + 100), 0);
+	OT_EXPECT_EQ(ctx, s->ops->truncate(s, oid, 6 * PAGE_SIZE + 100), 0);
 	n = ot_all_entries(ctx->dirs[0], oid, ents, PAGE_SIZE / 4);
-	OT_EXPECT(ctx, n == 11 && ents[7] && !ents[10] &&
-		  ot_head_entries(ctx->dirs[0], oid, ents) == 8,
+	OT_EXPECT(ctx, n == 7 && ents[5] && !ents[4] && !ents[6] &&
+		  ot_head_entries(ctx->dirs[0], oid, ents) == 6,
 		  "after the truncate in the head: %ld entries", n);
-	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, 12 * PAGE_SIZE,
+	OT_EXPECT_EQ(ctx, ot_store_rw(ctx, s, oid, 0, buf, 8 * PAGE_SIZE,
 				      false, false, PAGE_SIZE), 0);
-	OT_EXPECT(ctx, ot_is_zero(buf + 10 * PAGE_SIZE + 100,
+	OT_EXPECT(ctx, ot_is_zero(buf + 6 * PAGE_SIZE + 100,
 				  2 * PAGE_SIZE - 100), "zeros past the end");
 	OT_EXPECT_EQ(ctx, s->ops->flush(s, oid), 0);
 
