@@ -656,6 +656,23 @@ static int ore_file_csum_store(struct ore_file_store *fs,
 }
 
 /*
+ * The head's entries of blocks [@first, @end) of @fo's object become 0,
+ * where the object can have a head (else the side file has them all).
+ */
+static int ore_file_csum_head_zero(struct ore_file_store *fs,
+				   struct ore_file_obj *fo, u64 first, u64 end)
+{
+	int err;
+
+	end = min_t(u64, end, ORE_FILE_CSUM_HEAD);
+	if (first >= end || READ_ONCE(fs->no_head))
+		return 0;
+	err = ore_file_csum_head_update(fs, fo, first, NULL, end - first,
+					true, false);
+	return err == -EOPNOTSUPP ? 0 : err;
+}
+
+/*
  * The entries of the blocks that the bytes [@offset, @offset + @len) of
  * @fo's object touch become 0 (a discard). Process context, with the
  * store's credentials.
@@ -663,21 +680,15 @@ static int ore_file_csum_store(struct ore_file_store *fs,
 static int ore_file_csum_zero(struct ore_file_store *fs,
 			      struct ore_file_obj *fo, u64 offset, u64 len)
 {
-	u64 first = offset / ORE_CSUM_BLOCK;
 	struct file *cf;
 	int err;
 
 	if (!len)
 		return 0;
-	if (first < ORE_FILE_CSUM_HEAD && !READ_ONCE(fs->no_head)) {
-		u64 end = min_t(u64, (offset + len - 1) / ORE_CSUM_BLOCK + 1,
-				ORE_FILE_CSUM_HEAD);
-
-		err = ore_file_csum_head_update(fs, fo, first, NULL,
-						end - first, true, false);
-		if (err && err != -EOPNOTSUPP)
-			return err;
-	}
+	err = ore_file_csum_head_zero(fs, fo, offset / ORE_CSUM_BLOCK,
+				      (offset + len - 1) / ORE_CSUM_BLOCK + 1);
+	if (err)
+		return err;
 	cf = ore_file_csum_get(fs, fo, false);
 	return IS_ERR(cf) ? PTR_ERR(cf) : ore_file_csum_clear(cf, offset, len);
 }
@@ -690,17 +701,14 @@ static int ore_file_csum_zero(struct ore_file_store *fs,
 static int ore_file_csum_truncate(struct ore_file_store *fs,
 				  struct ore_file_obj *fo, u64 size)
 {
-	u64 from = size / ORE_CSUM_BLOCK;	/* the first block cut */
 	struct file *cf;
 	int err;
 
-	if (from < ORE_FILE_CSUM_HEAD && !READ_ONCE(fs->no_head)) {
-		err = ore_file_csum_head_update(fs, fo, from, NULL,
-						ORE_FILE_CSUM_HEAD - from,
-						true, false);
-		if (err && err != -EOPNOTSUPP)
-			return err;
-	}
+	/* from the first block cut on */
+	err = ore_file_csum_head_zero(fs, fo, size / ORE_CSUM_BLOCK,
+				      ORE_FILE_CSUM_HEAD);
+	if (err)
+		return err;
 	cf = ore_file_csum_get(fs, fo, false);
 	return IS_ERR(cf) ? PTR_ERR(cf) : ore_file_csum_cut(cf, size);
 }
