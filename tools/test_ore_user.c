@@ -999,6 +999,18 @@ static int head_obj(const char *dir, unsigned int oid, uint8_t *data,
 	return fd;
 }
 
+/* Done with an object of head_obj(): its file and side file go. */
+static void head_obj_drop(int fd, int cfd, const char *path,
+			  const char *cpath)
+{
+	if (cfd >= 0)
+		close(cfd);
+	if (fd >= 0)
+		close(fd);
+	unlink(cpath);
+	unlink(path);
+}
+
 /*
  * The head and the side file together, entries of @type: a 20-block
  * object has the entries of blocks 0-15 in its head, 16-19 in its side
@@ -1064,10 +1076,7 @@ static void test_csum_head(uint32_t type)
 	result(ok && nbad == 0 && checked == 20,
 	       "csum %s head: with a head the side file's first 64 bytes are neither read nor written",
 	       tn);
-	close(cfd);
-	close(c.fd);
-	unlink(cpath);
-	unlink(path);
+	head_obj_drop(c.fd, cfd, path, cpath);
 
 	/* an object of before the head: every entry in the side file */
 	cfd = -1;
@@ -1125,10 +1134,7 @@ static void test_csum_head(uint32_t type)
 	result(ok && nbad == 0 && checked == 18,
 	       "csum %s head: a head of 5 or 68 bytes is corrupt (-EUCLEAN) for verify and a stamp of block 1; a stamp of all 16 blocks restamps it",
 	       tn);
-	close(cfd);
-	close(c.fd);
-	unlink(cpath);
-	unlink(path);
+	head_obj_drop(c.fd, cfd, path, cpath);
 
 	/* a component at a base offset keeps its entries in the side file */
 	cfd = -1;
@@ -1144,10 +1150,7 @@ static void test_csum_head(uint32_t type)
 	       "csum %s head: a component at base 4096 has no head, its entries in the side file",
 	       tn);
 	c.base = 0;
-	close(cfd);
-	close(c.fd);
-	unlink(cpath);
-	unlink(path);
+	head_obj_drop(c.fd, cfd, path, cpath);
 
 	/* no user extended attributes: the side file takes every entry */
 	cfd = -1;
@@ -1163,10 +1166,7 @@ static void test_csum_head(uint32_t type)
 	       checked == 3,
 	       "csum %s head: without user extended attributes (EOPNOTSUPP) the entries go into the side file",
 	       tn);
-	close(cfd);
-	close(c.fd);
-	unlink(cpath);
-	unlink(path);
+	head_obj_drop(c.fd, cfd, path, cpath);
 	rmdir(tmpl);
 	free(data);
 }
