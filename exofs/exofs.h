@@ -220,6 +220,8 @@ struct exofs_retired {
  * @degraded: mounted with failed stores (read-only)
  * @lazy_comps: no EXOFS_FEATURE_RO_COMPAT_COMPONENTS: components are
  *	made by their first write
+ * @sized_comps: EXOFS_FEATURE_RO_COMPAT_SIZED (with COMPONENTS): the
+ *	components of an inode's object exist as far as its size reaches
  * @opt_degraded: the degraded option was given
  * @space_checked: jiffies of the last free space check of the stores
  * @space_low: a store had less than EXOFS_SPACE_LOW free at that check
@@ -274,6 +276,7 @@ struct exofs_sb_info {
 	unsigned int wb_max_pages;
 	bool degraded;
 	bool lazy_comps;	/* no EXOFS_FEATURE_RO_COMPAT_COMPONENTS */
+	bool sized_comps;	/* EXOFS_FEATURE_RO_COMPAT_SIZED */
 	bool opt_degraded;
 	unsigned long space_checked;
 	bool space_low;
@@ -379,7 +382,12 @@ static inline struct exofs_i_info *exofs_i(struct inode *inode)
 	return container_of(inode, struct exofs_i_info, vfs_inode);
 }
 
-/* Set up @oc for striped object @oid of the filesystem. */
+/*
+ * Set up @oc for striped object @oid of the filesystem. With sized
+ * components (inode objects only: mkfs.exofs makes every component of the
+ * inode table and the bitmap) nothing is known made yet: the caller sets
+ * @oc->made from the stored size.
+ */
 static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 				    struct ore_components *oc, u64 oid)
 {
@@ -389,6 +397,8 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 					sbi->num_stores);
 	oc->stores = sbi->ore_stores;
 	oc->lazy = sbi->lazy_comps;
+	oc->sized = sbi->sized_comps && oid >= EXOFS_INO_OID_BASE;
+	oc->made = 0;
 }
 
 /* export.c */

@@ -147,17 +147,26 @@ EXPORT_SYMBOL_GPL(exofs_export_ops);
  * Writes the dirty pages back to the stores and drops the page cache:
  * the layout's holder reads and writes the component objects directly,
  * so what the cache holds would be stale or would overwrite its writes.
+ * With sized components (EXOFS_FEATURE_RO_COMPAT_SIZED) every component is
+ * made first: the holder's ORE takes every component for existing, as
+ * without the feature (a missing one is lost to it).
  *
- * Return: 0 or a negative errno (a writeback error).
+ * Return: 0 or a negative errno (a writeback error, or one of making the
+ * components).
  */
 int exofs_pnfs_layout_prepare(struct inode *inode)
 {
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct ore_components *oc = &exofs_i(inode)->oc;
 	int err;
 
 	inode_lock(inode);
 	err = filemap_write_and_wait(inode->i_mapping);
 	if (!err)
 		err = invalidate_inode_pages2(inode->i_mapping);
+	/* the first super stripe reaches every component */
+	if (!err && oc->sized)
+		err = ore_make(&sbi->layout, oc, sbi->layout.super_stripe);
 	inode_unlock(inode);
 	return err;
 }

@@ -224,8 +224,11 @@ struct inode *exofs_iget(struct super_block *sb, unsigned long ino)
 	if (exofs_inode_check(rec, ino, &why) == 1)
 		why = "record is free";
 	err = -EFSCORRUPTED;
-	if (!why)
+	if (!why) {
 		exofs_rec_to_inode(inode, rec);
+		/* sized components: those the stored size reaches exist */
+		exofs_i(inode)->oc.made = inode->i_size;
+	}
 	folio_release_kmap(folio, rec);
 	if (why) {
 		exofs_err(sb, __func__, "inode %lu: %s", ino, why);
@@ -353,8 +356,10 @@ struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
  * Create every component object of @inode's data object (empty), so that
  * a component found missing later is known to be lost, never a hole (see
  * docs/stores.md); nothing on a filesystem without
- * EXOFS_FEATURE_RO_COMPAT_COMPONENTS, whose components come lazily. Called when the inode gets its object: regular files
- * and directories at creation, long symlinks when they become one.
+ * EXOFS_FEATURE_RO_COMPAT_COMPONENTS, whose components come lazily, nor
+ * with EXOFS_FEATURE_RO_COMPAT_SIZED, whose writes and truncates make
+ * those the size reaches. Called when the inode gets its object: regular
+ * files and directories at creation, long symlinks when they become one.
  */
 int exofs_create_object(struct inode *inode)
 {
@@ -362,7 +367,7 @@ int exofs_create_object(struct inode *inode)
 	struct ore_io_state *ios;
 	int err;
 
-	if (sbi->lazy_comps)	/* made by their first write */
+	if (sbi->lazy_comps || exofs_i(inode)->oc.sized)	/* made by writes */
 		return 0;
 	err = ore_get_io_state(&sbi->layout, &exofs_i(inode)->oc, &ios);
 	if (!err) {

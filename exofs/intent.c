@@ -608,6 +608,42 @@ static bool exofs_intent_region_range(struct exofs_intent *in,
 }
 
 /*
+ * Sized components (EXOFS_FEATURE_RO_COMPAT_SIZED) of region @oc's inode:
+ * a crash can keep the record of a size on the stores and lose the
+ * creation of the components it reaches (each store's filesystem commits
+ * its own journal). Make those, empty, and take the size as made, so that
+ * none of them passes for lost. Returns 1 when the inode is free (no
+ * object: nothing to repair), else 0 or an error of ore_make().
+ */
+static int exofs_intent_made(struct exofs_sb_info *sbi,
+			     struct ore_components *oc)
+{
+	unsigned long ino = oc->oid - EXOFS_INO_OID_BASE;
+	struct exofs_inode *rec;
+	struct folio *folio;
+	bool free;
+	u64 size;
+
+	if (!oc->sized)
+		return 0;
+	if (ino >= sbi->max_ino)
+		return 1;
+	folio = exofs_get_record(sbi->sb, ino, &rec);
+	if (IS_ERR(folio)) {
+		/* missing components then read as empty (made stays 0) */
+		pr_warn("%s: inode %lu: cannot read its record for the intent repair: %ld\n",
+			sbi->sb->s_id, ino, PTR_ERR(folio));
+		return 0;
+	}
+	free = exofs_inode_is_free(rec);
+	size = le64_to_cpu(rec->i_size);
+	folio_release_kmap(folio, rec);
+	if (free)
+		return 1;
+	return ore_make(&sbi->layout, oc, size);
+}
+
+/*
  * Repair region @r: ore_scrub() in repair mode over its stripes, which
  * with checksums restamps them first.
  */
@@ -618,9 +654,17 @@ static int exofs_intent_repair(struct exofs_intent *in,
 	const struct ore_layout *l = &sbi->layout;
 	struct ore_components oc;
 	u64 off, end;
+	bool any;
 	int err;
 
-	if (!exofs_intent_region_range(in, r, &oc, &off, &end))
+	any = exofs_intent_region_range(in, r, &oc, &off, &end);
+	err = exofs_intent_made(sbi, &oc);
+	if (err < 0)
+		pr_err("%s: object 0x%llx: cannot make the components its size reaches: %d\n",
+		       sbi->sb->s_id, r->oid, err);
+	if (err)
+		return err < 0 ? err : 0;
+	if (!any)
 		return 0;
 	/* blocks and their checksums may have been cut apart: restamp */
 	err = ore_scrub(l, &oc, off, end - off,

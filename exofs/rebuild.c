@@ -27,7 +27,10 @@
  * store too; rows not rebuilt yet are rebuilt later from the others, which
  * hold those writes. Objects made meanwhile are created on the new store
  * by ore_create(). The component is then cut to the length the kernel
- * writes for the inode's size (docs/exofs-format.md).
+ * writes for the inode's size (docs/exofs-format.md). With sized
+ * components (EXOFS_FEATURE_RO_COMPAT_SIZED) a component that the extent
+ * known made does not reach is neither created nor rebuilt: writes that
+ * reach it later make it.
  *
  * Every EXOFS_REBUILD_CKPT_SECS the new store is flushed and the device
  * table records how far the rebuild is (exofs_dev_entry.rebuild_ino); a
@@ -171,6 +174,12 @@ static int exofs_rebuild_step(struct exofs_sb_info *sbi,
 
 	inode_lock(inode);
 	exofs_wb_exclude(inode);
+	/* sized components: one the size does not reach has nothing */
+	if (!*done && oi->oc.sized &&
+	    !ore_layout_obj_size(l, comp, READ_ONCE(oi->oc.made))) {
+		*over = true;
+		goto out;
+	}
 	if (!*done) {
 		err = exofs_rebuild_create(rb, inode, store);
 		if (err)

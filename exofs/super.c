@@ -284,6 +284,8 @@ static int exofs_load_fsb(struct exofs_sb_info *sbi, struct fs_context *fc)
 		sb->s_flags |= SB_RDONLY;
 
 	sbi->lazy_comps = !(ro_compat & EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
+	sbi->sized_comps = !sbi->lazy_comps &&
+			   (ro_compat & EXOFS_FEATURE_RO_COMPAT_SIZED);
 	/* nothing to protect without redundancy */
 	sbi->intent_on = (ro_compat & EXOFS_FEATURE_RO_COMPAT_INTENT) &&
 			 (sbi->layout.parity || sbi->layout.mirrors_p1 > 1);

@@ -85,6 +85,36 @@ void ore_note_failure(struct ore_io_state *ios, u32 comp, u64 offset,
 	}
 }
 
+/*
+ * May component @comp of @ios's object be missing, as an empty one? With
+ * lazy components always; with sized ones when the extent known made when
+ * @ios was set up does not reach it (docs/stores.md, "Missing
+ * components"). Otherwise it exists, and missing it is lost.
+ */
+bool ore_comp_optional(struct ore_io_state *ios, u32 comp)
+{
+	const struct ore_components *oc = ios->oc;
+
+	if (oc->lazy)
+		return true;
+	return oc->sized &&
+	       !ore_layout_obj_size(ios->layout, comp, ore_priv(ios)->made);
+}
+
+/* Every component that the first @end bytes reach exists now: say so. */
+void ore_raise_made(struct ore_components *oc, u64 end)
+{
+	u64 old = READ_ONCE(oc->made);
+
+	while (old < end) {
+		u64 prev = cmpxchg64(&oc->made, old, end);
+
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
 static void ore_batch_put(struct ore_batch *batch)
 {
 	if (!atomic_dec_and_test(&batch->pending))
@@ -100,18 +130,19 @@ static void ore_sub_end_io(struct ore_store_io *sio)
 	struct ore_sub *sub = container_of(sio, struct ore_sub, sio);
 	struct ore_batch *batch = sub->batch;
 
-	if (sio->error == -ENOENT && !sio->write && batch->ios->oc->lazy) {
+	if (sio->error == -ENOENT && !sio->write && sub->optional) {
 		unsigned int i;
 
-		/* components made lazily: a missing one is a hole */
+		/* a component not made yet: empty */
 		for (i = 0; i < sio->nr_bvec; i++)
 			memzero_bvec(&sio->bvec[i]);
 		sio->error = 0;
 	} else if (sio->error == -ENOENT) {
 		/*
-		 * Components exist from ore_create() on: a missing one is
-		 * lost (deleted behind our back), not a hole, and is not
-		 * made again by a write (no_create). As md with a bad
+		 * Components exist from ore_create() on, or where the size
+		 * reaches: a missing one is lost (deleted behind our back),
+		 * not a hole, and is not made again by a write (no_create).
+		 * As md with a bad
 		 * block: this component fails for this I/O (a read is
 		 * rebuilt from the redundancy); the store is not failed
 		 * here, ore_check_io() tells the user -ENOENT.
@@ -181,12 +212,13 @@ int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 		sub->sio.fua = write && ios->fua;
 		sub->sio.discard = !page;
 		/*
-		 * Components exist from ore_create() on (docs/stores.md),
-		 * except above the recovery offset of a rebuilding store:
-		 * what is there is not read and not rebuilt yet, so a write
-		 * may make the component
+		 * Components exist from ore_create() on, or where the size
+		 * reaches (docs/stores.md), except above the recovery offset
+		 * of a rebuilding store: what is there is not read and not
+		 * rebuilt yet, so a write may make the component
 		 */
-		sub->sio.no_create = !ios->oc->lazy &&
+		sub->optional = ore_comp_optional(ios, comp);
+		sub->sio.no_create = !sub->optional &&
 				     !ore_store_unbuilt(sub->sio.store, obj_off);
 		sub->sio.end_io = ore_sub_end_io;
 		sub->sio.private = sub;
@@ -497,6 +529,7 @@ static int ore_alloc_ios(const struct ore_layout *layout,
 	ios->layout = layout;
 	ios->oc = oc;
 	ios->failed_comp = -1;
+	priv->made = READ_ONCE(oc->made);
 	INIT_LIST_HEAD(&priv->own_pages);
 	INIT_LIST_HEAD(&priv->pstripes);
 	atomic64_inc(&ore_stats.ios_live);

@@ -47,6 +47,9 @@ struct ore_batch;
  * @own_pages: pages ORE allocated for this I/O (parity, read-4-write)
  * @pstripes: the planned partial stripes of a write
  * @batch: the batch @work continues with
+ * @made: @ios->oc->made when the I/O state was made (see ore_comp_optional())
+ * @raise_made: a write of data (ore_write()): its success raises
+ *	@ios->oc->made to its end
  * @failed_mask: components that failed in this I/O
  * @untried_mask: of those, components with a sub-I/O not issued because
  *	its store was failed at the time
@@ -61,6 +64,8 @@ struct ore_io_priv {
 	struct list_head own_pages;
 	struct list_head pstripes;
 	struct ore_batch *batch;
+	u64 made;
+	bool raise_made;
 	unsigned long failed_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 	unsigned long untried_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 	u32 nr_comps;
@@ -85,6 +90,7 @@ struct ore_sub {
 	u32 comp;
 	u32 cap;		/* entries in @bvec */
 	bool skipped;		/* its store's state kept it: never submitted */
+	bool optional;		/* ore_comp_optional(): missing = empty */
 	struct bio_vec bvec[] __counted_by(cap);
 };
 
@@ -106,6 +112,8 @@ struct ore_batch *ore_batch_alloc(struct ore_io_state *ios,
 void ore_batch_free(struct ore_batch *batch);
 void ore_note_failure(struct ore_io_state *ios, u32 comp, u64 offset,
 		      int error);
+bool ore_comp_optional(struct ore_io_state *ios, u32 comp);
+void ore_raise_made(struct ore_components *oc, u64 end);
 int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 		  struct page *page, u32 pgoff, u32 len, bool write);
 void ore_batch_submit(struct ore_batch *batch);
@@ -129,6 +137,9 @@ int ore_start_data(struct ore_io_state *ios,
 		   void (*done)(struct ore_batch *batch), u64 len,
 		   struct page **pages, bool write);
 void ore_ios_finish(struct ore_io_state *ios);
+
+/* object.c */
+int ore_make_reach(struct ore_io_state *ios, u64 end);
 
 /* read.c */
 bool ore_pos_dead(struct ore_io_state *ios, u32 group, u32 pos,

@@ -230,31 +230,123 @@ int ore_remove(struct ore_io_state *ios)
 }
 EXPORT_SYMBOL_GPL(ore_remove);
 
-struct ore_trunc_arg {
+/* ore_make_reach() and ore_truncate(): the object's extents */
+struct ore_reach_arg {
 	const struct ore_layout *layout;
-	u64 size;
+	u64 made;	/* the components this extent reaches exist */
+	u64 end;	/* the new extent (size of a truncate) */
 	bool lazy;	/* ore_components.lazy: truncate creates */
+	bool sized;	/* ore_components.sized */
 };
+
+/* Make @comp exist when @ra->end reaches it and @ra->made did not. */
+static int ore_op_make(struct ore_store *store, u32 comp, u64 oid, void *arg)
+{
+	struct ore_reach_arg *ra = arg;
+	int err;
+
+	if (ore_layout_obj_size(ra->layout, comp, ra->made) ||
+	    !ore_layout_obj_size(ra->layout, comp, ra->end))
+		return 0;
+	err = store->ops->create(store, oid);
+	return err == -EEXIST ? 0 : err;
+}
+
+/*
+ * ore_make_reach - make the components that the first @end bytes of
+ * @ios's object reach, for a write starting at @end beyond the extent
+ * known made (sized components, a hole before the write): the components
+ * of the hole are not written, yet the size will reach them. Synchronous.
+ * Returns 0 (possibly degraded) or a negative errno.
+ */
+int ore_make_reach(struct ore_io_state *ios, u64 end)
+{
+	struct ore_reach_arg ra = {
+		.layout = ios->layout,
+		.made = ore_priv(ios)->made,
+		.end = end,
+	};
+	struct ore_io_state *mios;
+	int err;
+
+	err = ore_get_io_state(ios->layout, ios->oc, &mios);
+	if (err)
+		return err;
+	err = ore_run_on_comps(mios, ore_op_make, &ra, 0, false);
+	ore_put_io_state(mios);
+	if (err)
+		return err;
+	ore_raise_made(ios->oc, end);
+	ore_priv(ios)->made = max(ore_priv(ios)->made, end);
+	return 0;
+}
+
+/**
+ * ore_make() - make the components that a size reaches
+ * @layout: the object's layout
+ * @oc: the object's components, sized (&ore_components.sized)
+ * @size: the object's size
+ *
+ * Creates, empty, every component that the first @size bytes reach and
+ * @oc->made does not (one that exists stays as it is), then raises
+ * @oc->made to @size: for a user that learns a size the components may
+ * not have followed (exofs: after a crash, an inode's recorded size whose
+ * writes were cut). Synchronous.
+ *
+ * Return: 0 (possibly degraded) or a negative errno; -EINVAL when @oc's
+ * components are not sized.
+ */
+int ore_make(const struct ore_layout *layout, struct ore_components *oc,
+	     u64 size)
+{
+	struct ore_io_state *ios;
+	int err;
+
+	if (!oc->sized || oc->lazy)
+		return -EINVAL;
+	err = ore_get_io_state(layout, oc, &ios);
+	if (err)
+		return err;
+	err = size > ore_priv(ios)->made ? ore_make_reach(ios, size) : 0;
+	ore_put_io_state(ios);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ore_make);
 
 static int ore_op_truncate(struct ore_store *store, u32 comp, u64 oid,
 			   void *arg)
 {
-	struct ore_trunc_arg *ta = arg;
+	struct ore_reach_arg *ra = arg;
+	u64 want = ore_layout_obj_size(ra->layout, comp, ra->end);
 	u64 len;
 	int err;
 
+	/*
+	 * Sized components not known made: the truncate makes the ones the
+	 * new size reaches and cuts the others only where they exist.
+	 */
+	if (ra->sized && !ra->lazy &&
+	    !ore_layout_obj_size(ra->layout, comp, ra->made)) {
+		if (!want) {
+			err = store->ops->length(store, oid, &len);
+			if (err == -ENOENT || (!err && !len))
+				return 0;
+			if (err)
+				return err;
+		}
+		return store->ops->truncate(store, oid, want);
+	}
 	/*
 	 * A lost component is not made again here (it would read as zeros
 	 * where its data was): it stays a failed component. On a rebuilding
 	 * store with nothing rebuilt yet, it is only not made yet.
 	 */
-	if (!ta->lazy && !ore_store_unbuilt(store, 0)) {
+	if (!ra->lazy && !ore_store_unbuilt(store, 0)) {
 		err = store->ops->length(store, oid, &len);
 		if (err)
 			return err;
 	}
-	return store->ops->truncate(store, oid,
-			ore_layout_obj_size(ta->layout, comp, ta->size));
+	return store->ops->truncate(store, oid, want);
 }
 
 /*
@@ -321,14 +413,21 @@ out:
  * Each component object gets the length ore_layout_obj_size() gives. For
  * parity layouts the rest of the stripe holding @size is first written
  * with zeros, so parity stays true. The caller keeps other writes of that
- * stripe out while this runs. Synchronous.
+ * stripe out while this runs. With sized components
+ * (&ore_components.sized) those that @size reaches are made, the others
+ * cut where they exist, and @oc->made is raised to @size. Synchronous.
  *
  * Return: 0 (possibly degraded) or a negative errno.
  */
 int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,
 		 u64 size)
 {
-	struct ore_trunc_arg ta = { layout, size, oc->lazy };
+	struct ore_reach_arg ra = {
+		.layout = layout,
+		.end = size,
+		.lazy = oc->lazy,
+		.sized = oc->sized,
+	};
 	struct ore_io_state *ios;
 	int err;
 
@@ -340,8 +439,11 @@ int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,
 	err = ore_get_io_state(layout, oc, &ios);
 	if (err)
 		return err;
-	err = ore_run_on_comps(ios, ore_op_truncate, &ta, 0, false);
+	ra.made = ore_priv(ios)->made;
+	err = ore_run_on_comps(ios, ore_op_truncate, &ra, 0, false);
 	ore_put_io_state(ios);
+	if (!err && oc->sized)
+		ore_raise_made(oc, size);
 	return err;
 }
 EXPORT_SYMBOL_GPL(ore_truncate);

@@ -40,6 +40,9 @@ static void ore_write_done(struct ore_batch *batch)
 			atomic64_inc(&ore_stats.degraded_writes);
 		}
 	}
+	/* sized components: those the written range reaches exist now */
+	if (!ios->error && ore_priv(ios)->raise_made && ios->oc->sized)
+		ore_raise_made(ios->oc, ios->offset + ios->length);
 	ore_batch_free(batch);
 	ore_ios_finish(ios);
 }
@@ -696,7 +699,10 @@ static int ore_write_async_partial(struct ore_io_state *ios,
  * it fails with -EIO. Without @ios->done the call waits. With it, the call
  * never waits for I/O: the reads of a partial stripe start here, and its
  * parity and writes follow in ORE's workqueue when they are over (at once
- * here when the cache held everything).
+ * here when the cache held everything). With sized components
+ * (&ore_components.sized) the write makes those it writes, first those of
+ * a hole between the extent known made and @ios->offset (synchronously),
+ * and its success raises @ios->oc->made to its end.
  *
  * Return: 0 when started (async) or done (sync); a negative errno when the
  * I/O could not start (done() is not called) or, synchronously, failed.
@@ -707,6 +713,18 @@ int ore_write(struct ore_io_state *ios)
 	struct ore_pstripe *ps;
 	int err;
 
+	/*
+	 * Sized components: the write makes those it writes; those of a
+	 * hole before it, which the size will reach too, are made first.
+	 */
+	if (ios->oc->sized && !ios->oc->lazy) {
+		if (ios->offset > ore_priv(ios)->made) {
+			err = ore_make_reach(ios, ios->offset);
+			if (err)
+				return err;
+		}
+		ore_priv(ios)->raise_made = true;
+	}
 	err = ore_write_build(ios, &batch);
 	if (err)
 		return err;

@@ -13,8 +13,10 @@
  *    flags, sizes), bitmap bits against records;
  *  - every directory reachable from the root: chunks, entries, "." and
  *    "..", file types, one parent per directory, link counts;
- *  - component files: regular, no longer than the object's size allows,
- *    no leaked objects;
+ *  - component files: present (but the holes of lazy components and,
+ *    with EXOFS_FEATURE_RO_COMPAT_SIZED, those an inode's size does not
+ *    reach), regular, no longer than the object's size allows, no leaked
+ *    objects;
  *  - with data checksums (EXOFS_FEATURE_RO_COMPAT_CSUM), every block of
  *    every component of the inode table, bitmap, directories and (unless
  *    --no-data) file data against its entry: in the head (the extended
@@ -216,6 +218,7 @@ struct fsck {
 	uint64_t used_inodes_sb;
 	uint32_t state;
 	int lazy_comps;		/* no EXOFS_FEATURE_RO_COMPAT_COMPONENTS */
+	int sized;		/* EXOFS_FEATURE_RO_COMPAT_SIZED, with COMPONENTS */
 	int intent;		/* EXOFS_FEATURE_RO_COMPAT_INTENT */
 	uint32_t csum;		/* EXOFS_FEATURE_RO_COMPAT_CSUM: s_csum_type */
 	uint64_t csum_blocks;	/* blocks verified against their entries */
@@ -439,6 +442,9 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	f->state = le32toh(ref->s_state);
 	f->lazy_comps = !(le32toh(ref->s_feature_ro_compat) &
 			  EXOFS_FEATURE_RO_COMPAT_COMPONENTS);
+	/* as the kernel: SIZED means nothing without COMPONENTS */
+	f->sized = !f->lazy_comps && (le32toh(ref->s_feature_ro_compat) &
+				      EXOFS_FEATURE_RO_COMPAT_SIZED);
 	f->intent = !!(le32toh(ref->s_feature_ro_compat) &
 		       EXOFS_FEATURE_RO_COMPAT_INTENT);
 	/*
@@ -456,8 +462,9 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	     f->st.layout.group_count, f->st.layout.mirrors_p1,
 	     (unsigned long long)le64toh(ref->s_event),
 	     f->state == EXOFS_STATE_CLEAN ? "clean" : "dirty");
-	info("features:%s%s%s%s%s%s",
+	info("features:%s%s%s%s%s%s%s",
 	     f->lazy_comps ? "" : " components",
+	     f->sized ? " sized" : "",
 	     f->intent ? " intent" : "",
 	     f->csum ? " csum (data checksums, " : "",
 	     f->csum ? ore_user_csum_name(f->csum) : "",
@@ -471,12 +478,34 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 }
 
 /*
+ * May component @comp of object @oid, whose logical size is @size (~0:
+ * not known), be absent? Without EXOFS_FEATURE_RO_COMPAT_COMPONENTS
+ * always (a hole); with EXOFS_FEATURE_RO_COMPAT_SIZED when @oid is an
+ * inode's object (from EXOFS_INO_OID_BASE on) and @size is known and does
+ * not reach it (ore_layout_obj_size() 0: it is empty); never otherwise
+ * (it is lost).
+ */
+static int comp_absent_ok(const struct fsck *f, uint64_t oid, uint32_t comp,
+			  uint64_t size)
+{
+	if (f->lazy_comps)
+		return 1;	/* made by the first write */
+	/* the inode table and bitmap keep every component */
+	if (!f->sized || oid < EXOFS_INO_OID_BASE || size == ~0ULL)
+		return 0;
+	return !ore_layout_obj_size(&f->st.layout, comp, size);
+}
+
+/*
  * The component files of @oid: present on every store that is checked
  * (every component of an object is created with it: an absent one is lost,
  * see docs/stores.md; without EXOFS_FEATURE_RO_COMPAT_COMPONENTS they are
- * made by their first write and an absent one is a hole), regular files (not followed: a symlink is an
- * error too), and, when @size is not
- * ~0, none longer than the kernel writes for a logical size of @size:
+ * made by their first write and an absent one is a hole; with
+ * EXOFS_FEATURE_RO_COMPAT_SIZED those of an inode's object exist as far as
+ * its size reaches them, so with @size known an absent one that @size
+ * does not reach is empty: comp_absent_ok()), regular files (not
+ * followed: a symlink is an error too), and, when @size is not ~0, none
+ * longer than the kernel writes for a logical size of @size:
  * docs/exofs-format.md, the component holding the last byte to the end of
  * its page, parity to the end of the longest data page of its row.
  */
@@ -496,8 +525,9 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 			continue;
 		ore_user_store_path(path, sizeof(path), dir, oid);
 		if (lstat(path, &s)) {
-			if (errno == ENOENT && f->lazy_comps)
-				continue;	/* made by the first write */
+			if (errno == ENOENT &&
+			    comp_absent_ok(f, oid, c, size))
+				continue;	/* a hole, or not reached */
 			error("%s: object 0x%llx component %u is missing on store %s (%s: %s)",
 			      what, (unsigned long long)oid, c, dir, path,
 			      strerror(errno));
@@ -520,6 +550,31 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 			      (unsigned long long)max,
 			      (unsigned long long)size);
 	}
+}
+
+/*
+ * Open object @oid (of logical size @size, ~0 when not known) for the
+ * checks: ore_user takes an absent component for an empty one
+ * (ORE_USER_EMPTY); one that comp_absent_ok() says must exist is lost
+ * instead (ORE_USER_MISSING), as for the kernel: reads rebuild it from
+ * the redundancy, and the parity check neither compares nor, with
+ * --repair, rewrites the parity of its stripes from zeros (which would
+ * destroy the only copy of its data).
+ */
+static int fsck_obj_open(struct fsck *f, uint64_t oid, uint64_t size,
+			 struct exofs_obj *o)
+{
+	uint32_t c;
+	int err;
+
+	err = exofs_obj_open(&f->st, oid, repair ? O_RDWR : O_RDONLY, o);
+	if (err)
+		return err;
+	for (c = 0; c < f->st.layout.num_comps; c++)
+		if (o->comps[c].fd == ORE_USER_EMPTY &&
+		    !comp_absent_ok(f, oid, c, size))
+			o->comps[c].fd = ORE_USER_MISSING;
+	return 0;
 }
 
 /* The directory of the store holding component @comp of @o. */
@@ -735,12 +790,12 @@ static int check_tables(struct fsck *f)
 	uint8_t *bitmap = NULL, *recs = NULL;
 	int err;
 
-	err = exofs_obj_open(&f->st, EXOFS_IBITMAP_OID, repair ? O_RDWR : O_RDONLY, &bm);
+	err = fsck_obj_open(f, EXOFS_IBITMAP_OID, ~0ULL, &bm);
 	if (err) {
 		error("cannot open the inode bitmap: %s", strerror(-err));
 		return -1;
 	}
-	err = exofs_obj_open(&f->st, EXOFS_ITABLE_OID, repair ? O_RDWR : O_RDONLY, &it);
+	err = fsck_obj_open(f, EXOFS_ITABLE_OID, ~0ULL, &it);
 	if (err) {
 		error("cannot open the inode table: %s", strerror(-err));
 		exofs_obj_close(&bm);
@@ -867,8 +922,7 @@ static void check_dir(struct fsck *f, uint64_t dino, uint64_t *queue,
 	int err;
 
 	snprintf(what, sizeof(what), "directory %llu", (unsigned long long)dino);
-	err = exofs_obj_open(&f->st, EXOFS_INO_OID(dino),
-			     repair ? O_RDWR : O_RDONLY, &o);
+	err = fsck_obj_open(f, EXOFS_INO_OID(dino), d->size, &o);
 	if (err) {
 		error("%s: cannot open its object: %s", what, strerror(-err));
 		return;
@@ -1006,8 +1060,7 @@ static void check_inode_data(struct fsck *f, uint64_t ino)
 	check_components(f, EXOFS_INO_OID(ino), what, s->size);
 	if (S_ISDIR(s->mode))
 		return;		/* checked by the walk */
-	err = exofs_obj_open(&f->st, EXOFS_INO_OID(ino),
-			     repair ? O_RDWR : O_RDONLY, &o);
+	err = fsck_obj_open(f, EXOFS_INO_OID(ino), s->size, &o);
 	if (err) {
 		error("%s: cannot open its object: %s", what, strerror(-err));
 		return;

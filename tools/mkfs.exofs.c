@@ -41,7 +41,7 @@
 #define PROG	"mkfs.exofs"
 
 enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO, O_LAZY,
-       O_REPLACE, O_POLICY, O_CSUM };
+       O_ALL_COMPS, O_REPLACE, O_POLICY, O_CSUM };
 
 static void usage(FILE *f)
 {
@@ -70,6 +70,10 @@ static void usage(FILE *f)
 "  --lazy-components      make component objects by their first write, as\n"
 "                         images before the COMPONENTS feature (a missing\n"
 "                         component then reads as zeros: not recommended)\n"
+"  --all-components       make every component object with its object, as\n"
+"                         images before the SIZED feature (by default only\n"
+"                         the components a file's size reaches exist, and\n"
+"                         a missing one of those is lost)\n"
 "  --consistency-policy intent|none\n"
 "                         intent (the default with parity or mirrors):\n"
 "                         the stores record the regions with writes in\n"
@@ -332,7 +336,7 @@ struct mkfs_opts {
 	uint32_t raid, su, gw, gd, gc, mirrors, max_ino;
 	const char *label;
 	uint8_t fs_uuid[EXOFS_UUID_SIZE];
-	int force, quiet, have_uuid, lazy, layout_opts;
+	int force, quiet, have_uuid, lazy, all_comps, layout_opts;
 	int policy;		/* -1 default, 0 none, 1 intent */
 	int csum;		/* -1 default, 0 none, else ORE_CSUM_* */
 	int64_t replace;	/* --replace INDEX, or -1 */
@@ -394,6 +398,7 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 		{ "mirrors", required_argument, NULL, O_MIRRORS },
 		{ "max-inodes", required_argument, NULL, O_MAXINO },
 		{ "lazy-components", no_argument, NULL, O_LAZY },
+		{ "all-components", no_argument, NULL, O_ALL_COMPS },
 		{ "replace", required_argument, NULL, O_REPLACE },
 		{ "consistency-policy", required_argument, NULL, O_POLICY },
 		{ "checksum", required_argument, NULL, O_CSUM },
@@ -438,6 +443,10 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 		switch (c) {
 		case O_LAZY:
 			o->lazy = 1;
+			o->layout_opts = 1;
+			break;
+		case O_ALL_COMPS:
+			o->all_comps = 1;
 			o->layout_opts = 1;
 			break;
 		case O_POLICY:
@@ -507,6 +516,10 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 			usage(stderr);
 			return -1;
 		}
+	}
+	if (o->lazy && o->all_comps) {
+		fprintf(stderr, PROG ": --lazy-components and --all-components exclude each other: lazy components are made by their first write, all components with their object\n");
+		return -1;
 	}
 	return optind;
 }
@@ -769,6 +782,12 @@ static int write_sb_file(const char *dir, const uint8_t *sb, size_t len)
 	return 0;
 }
 
+/*
+ * The ro_compat features. COMPONENTS and, unless --all-components, SIZED
+ * (the components of a file's object exist as far as its size reaches
+ * them) but for --lazy-components; either way mkfs writes every component
+ * of the inode table, the bitmap and the root directory.
+ */
 static uint32_t mkfs_ro_compat(const struct mkfs_opts *o,
 			       const struct exofs_stores *st)
 {
@@ -776,6 +795,8 @@ static uint32_t mkfs_ro_compat(const struct mkfs_opts *o,
 
 	if (!o->lazy)
 		f |= EXOFS_FEATURE_RO_COMPAT_COMPONENTS;
+	if (!o->lazy && !o->all_comps)
+		f |= EXOFS_FEATURE_RO_COMPAT_SIZED;
 	if (mkfs_intent(o, st))
 		f |= EXOFS_FEATURE_RO_COMPAT_INTENT;
 	if (mkfs_csum(o, st))

@@ -5,9 +5,11 @@
 # compat-tools` into ../build/compat/REV/). For each layout, mkfs.exofs of
 # COMPAT_REV and this mkfs.exofs --lazy-components --consistency-policy
 # none (the format changes since: without them mkfs sets
-# EXOFS_FEATURE_RO_COMPAT_COMPONENTS and, with redundancy,
-# EXOFS_FEATURE_RO_COMPAT_INTENT and EXOFS_FEATURE_RO_COMPAT_CSUM, with
-# s_csum_type, once padding, set, the checksum heads (the extended
+# EXOFS_FEATURE_RO_COMPAT_COMPONENTS and EXOFS_FEATURE_RO_COMPAT_SIZED
+# (still writing every component of the objects it makes) and, with
+# redundancy, EXOFS_FEATURE_RO_COMPAT_INTENT and
+# EXOFS_FEATURE_RO_COMPAT_CSUM, with s_csum_type, once padding, set, the
+# checksum heads (the extended
 # attribute user.ore.csum of object files) and "<oid>.csum" side files,
 # the only files an old mkfs did not write),
 # both made deterministic by detrand.so (random bytes and time), write
@@ -85,7 +87,8 @@ for l in "${LAYOUTS[@]}"; do
 	else
 		not_ok "$opts: $REV's fsck.exofs passes the image of this mkfs" "$(tail -n 5 <<< "$out")"
 	fi
-	# without --lazy-components: the COMPONENTS bit, the same objects;
+	# without --lazy-components: the COMPONENTS and SIZED bits, the same
+	# objects (mkfs writes every component of them);
 	# with redundancy also checksums: their entries in heads (mkfs's
 	# objects are small: no side file beside them), none without
 	rm -rf "$T"/new

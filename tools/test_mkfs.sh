@@ -4,7 +4,7 @@
 cd "$(dirname "$0")" || exit 1
 T=$(mktemp -d /tmp/test_mkfs.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-N=0 FAILED=0 PLAN=72
+N=0 FAILED=0 PLAN=85
 S="$T/s0 $T/s1 $T/s2 $T/s3"
 mkdir -p $S
 
@@ -131,7 +131,7 @@ csum_on() {	# NAME TYPE [MKFS OPTIONS]: RAID5 with checksums of type NAME
 	local name=$1 type=$2 i h
 	shift 2
 	./mkfs.exofs -f --raid 5 "$@" $S | grep -q "^checksums: $name\$" &&
-	[ "$(ro_compat $T/s0)" = 7 ] && h=$(chead $T/s1/20001) &&
+	[ "$(ro_compat $T/s0)" = 15 ] && h=$(chead $T/s1/20001) &&
 	[ ${#h} = 8 ] && [ "$h" != 00000000 ] && [ "$(nside)" = 0 ] &&
 	[ "$(nhead)" -ge 6 ] && [ "$(chead $T/s0/10000)" = ENODATA ] ||
 		return 1
@@ -145,7 +145,7 @@ expect "--checksum xxh64: the same" 0 csum_on xxh64 2 --checksum xxh64
 expect "--checksum crc32c: s_csum_type 1, fsck -v says crc32c and verifies them clean" 0 csum_on crc32c 1 --checksum crc32c
 csum_none() {
 	./mkfs.exofs -f --raid 5 --checksum none $S | grep -q '^checksums: none$' &&
-	[ "$(ro_compat $T/s0)" = 3 ] && [ "$(csum_type $T/s0)" = 0 ] &&
+	[ "$(ro_compat $T/s0)" = 11 ] && [ "$(csum_type $T/s0)" = 0 ] &&
 	[ "$(nside)" = 0 ] && [ "$(nhead)" = 0 ] &&
 	./fsck.exofs --strict $S > $T/out && ! grep -q 'data checksums' $T/out
 }
@@ -270,6 +270,108 @@ csum_headwarn() {
 expect "fsck: a head of a per-store object, or on a filesystem without CSUM, is a warning" 0 csum_headwarn
 expect_msg "--replace takes no --checksum" "takes no layout options" \
 	./mkfs.exofs --replace 1 -U 01234567-89ab-cdef-0123-456789abcdef --checksum none $T/other
+
+# Components (ro_compat COMPONENTS 0x1, SIZED 0x8): by default the
+# components of an inode's object exist as far as its size reaches them
+# (ore_layout_obj_size() > 0); --all-components: every one (the format
+# before SIZED); --lazy-components: made by their first write (holes). The
+# root directory (0x20001, 4096 bytes; component c on store (1 + c) % 4)
+# is an inode object: with RAID5 and the default 64K stripe unit its size
+# reaches data component 0 (s1) and the parity of row 0 (s0), not data
+# components 1 and 2 (s2, s3). mkfs writes every component still.
+feats() { ./fsck.exofs -v $S | sed -n 's/^features://p'; }
+comps_default() {
+	./mkfs.exofs -q -f --raid 5 $S && [ "$(ro_compat $T/s0)" = 15 ] &&
+	[[ "$(feats)" == " components sized intent "* ]] &&
+	[ "$(stat -c %s $T/s0/20001 $T/s1/20001 $T/s2/20001 $T/s3/20001 | xargs)" = "4096 4096 0 0" ] &&
+	./fsck.exofs --strict $S > /dev/null
+}
+expect "mkfs: COMPONENTS and SIZED (0x8) by default, fsck -v says 'components sized', every root directory component written" 0 comps_default
+comps_all() {
+	./mkfs.exofs -q -f --raid 5 --all-components $S &&
+	[ "$(ro_compat $T/s0)" = 7 ] &&
+	[[ "$(feats)" == " components intent "* ]] &&
+	./fsck.exofs --strict $S > /dev/null
+}
+expect "--all-components: COMPONENTS without SIZED, fsck -v says 'components' alone" 0 comps_all
+comps_lazy() {
+	./mkfs.exofs -q -f --raid 5 --lazy-components $S &&
+	[ "$(ro_compat $T/s0)" = 6 ] &&
+	[[ "$(feats)" == " intent "* ]] &&
+	./fsck.exofs --strict $S > /dev/null
+}
+expect "--lazy-components: neither COMPONENTS nor SIZED" 0 comps_lazy
+expect_msg "refuses --lazy-components with --all-components" \
+	"mkfs.exofs: --lazy-components and --all-components exclude each other" \
+	./mkfs.exofs -f --raid 5 --lazy-components --all-components $S
+expect_msg "refuses --all-components with --replace" "takes no layout options" \
+	./mkfs.exofs --replace 1 -U 01234567-89ab-cdef-0123-456789abcdef --all-components $T/other
+# comp_gone MKFS_OPTIONS -- FILES: mkfs, remove FILES, fsck; its output in
+# $T/out, its exit status returned
+comp_gone() {
+	local opts=() f
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	./mkfs.exofs -q -f "${opts[@]}" $S || return 99
+	for f; do rm "$T/$f" || return 99; done
+	./fsck.exofs --strict $S > $T/out 2>&1
+}
+sized_unreached() {
+	comp_gone --raid 5 -- s2/20001 s3/20001 || return 1
+	./fsck.exofs --repair --strict $S > $T/out 2>&1 &&
+	[ ! -e $T/s2/20001 ] && [ ! -e $T/s3/20001 ]
+}
+expect "SIZED: RAID5, the root directory's components its size does not reach absent: fsck --strict clean, --repair makes none" 0 sized_unreached
+sized_reached() {	# FILE COMPONENT
+	comp_gone --raid 5 -- "$1"; [ $? = 4 ] &&
+	grep -q "^ERROR: directory 1: object 0x20001 component $2 is missing on store $T/${1%/*} " $T/out
+}
+expect "SIZED: RAID5, the root directory's data component 0 (reached) removed is an error" 0 sized_reached s1/20001 0
+expect "SIZED: RAID5, the root directory's parity component 3 (reached) removed is an error" 0 sized_reached s0/20001 3
+sized_table() {	# an empty component of the inode table stays required
+	./mkfs.exofs -q -f --raid 5 $S && [ ! -s $T/s3/10001 ] || return 1
+	comp_gone --raid 5 -- s3/10001; [ $? = 4 ] &&
+	grep -q "^ERROR: inode table: object 0x10001 component .* is missing on store $T/s3 " $T/out
+}
+expect "SIZED: an (empty) component of the inode table removed is still an error" 0 sized_table
+# a lost component is read from the redundancy, never as zeros: --repair
+# must not rewrite the parity from them (the only copy of the data)
+lost_repair() {
+	./mkfs.exofs -q -f --raid 5 $S && cp $T/s0/20001 $T/orig &&
+	rm $T/s1/20001 || return 1
+	./fsck.exofs --repair $S > $T/out 2>&1; [ $? = 4 ] &&
+	grep -q "^ERROR: directory 1: object 0x20001 component 0 is missing on store $T/s1 " $T/out &&
+	! grep -q -e rec_len -e REPAIRED $T/out && cmp -s $T/orig $T/s0/20001 &&
+	./fsck.exofs --strict $T/s0 missing $T/s2 $T/s3 > /dev/null
+}
+expect "fsck --repair: RAID5, the root directory's data component lost: read from the parity, which stays as it was" 0 lost_repair
+all_unreached() {
+	comp_gone --raid 5 --all-components -- s2/20001; [ $? = 4 ] &&
+	grep -q "^ERROR: directory 1: object 0x20001 component 1 is missing on store $T/s2 " $T/out
+}
+expect "--all-components: a root directory component its size does not reach removed is an error" 0 all_unreached
+expect "--lazy-components: root directory components its size does not reach removed: clean" 0 \
+	comp_gone --raid 5 --lazy-components -- s2/20001 s3/20001
+# RAID0, 4K stripe unit: the root directory grown to two chunks (the second
+# an empty one, written raw into component 1 on s2; i_size set by
+# exofs_mutate) reaches components 0 and 1, not 2 and 3: whether component
+# 1 may be absent goes with the size
+grow_root() {
+	./mkfs.exofs -q -f --raid 0 --stripe-unit 4K $S &&
+	[ ! -s $T/s2/20001 ] && [ "$(ro_compat $T/s0)" = 9 ] || return 1
+	rm $T/s2/20001 &&
+	./fsck.exofs --strict $S > $T/out 2>&1 || return 1
+	printf '\0\0\0\0\0\0\0\0\0\020' > $T/s2/20001 &&
+	truncate -s 4096 $T/s2/20001 &&
+	$MUT set inode 1 i_size 8192 $S > /dev/null &&
+	./fsck.exofs --strict $S > $T/out 2>&1 &&
+	rm $T/s3/20001 $T/s0/20001 &&
+	./fsck.exofs --strict $S > $T/out 2>&1 || return 1
+	rm $T/s2/20001
+	./fsck.exofs --strict $S > $T/out 2>&1; [ $? = 4 ] &&
+	grep -q "^ERROR: directory 1: object 0x20001 component 1 is missing on store $T/s2 " $T/out
+}
+expect "SIZED: RAID0 su 4K, root directory component 1 absent: clean at 4096 bytes, an error once its size (8192) reaches it; 2 and 3 absent clean" 0 grow_root
 
 # fsck --repair: one byte of row 0 of the inode table flipped on each store
 # in turn (stores whose component holds data there). Where fsck names the

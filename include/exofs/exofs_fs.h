@@ -171,9 +171,19 @@ struct exofs_intent_ent {
  * its checksums, hence ro there.
  */
 #define EXOFS_FEATURE_RO_COMPAT_CSUM		0x4U
+/*
+ * SIZED (with COMPONENTS): the components of an inode's object exist as
+ * far as the inode's size reaches them (ore_layout_obj_size() > 0): a
+ * missing one that the size reaches is lost; any other may be missing and
+ * is then empty. Creating an inode makes no component; writes and
+ * truncates make those they reach. A kernel without the bit would take the
+ * missing ones for lost, hence ro there.
+ */
+#define EXOFS_FEATURE_RO_COMPAT_SIZED		0x8U
 #define EXOFS_FEATURE_RO_COMPAT_SUPP	(EXOFS_FEATURE_RO_COMPAT_COMPONENTS | \
 					 EXOFS_FEATURE_RO_COMPAT_INTENT | \
-					 EXOFS_FEATURE_RO_COMPAT_CSUM)
+					 EXOFS_FEATURE_RO_COMPAT_CSUM | \
+					 EXOFS_FEATURE_RO_COMPAT_SIZED)
 
 /* Values of s_state */
 #define EXOFS_STATE_CLEAN	1	/* cleanly unmounted: counters exact */

@@ -195,6 +195,17 @@ bool ore_store_unbuilt(const struct ore_store *store, u64 obj_off);
  *	from ore_create() on and a missing one is lost (docs/stores.md).
  *	exofs sets it for filesystems made without
  *	EXOFS_FEATURE_RO_COMPAT_COMPONENTS.
+ * @sized: (without @lazy) the components exist as far as the object's
+ *	size reaches them: one that the first @made bytes reach
+ *	(ore_layout_obj_size() > 0) exists and a missing one is lost; any
+ *	other may be missing, and then it is empty (reads as zeros). A write
+ *	or a truncate that reaches it makes it. Nothing needs ore_create().
+ *	exofs sets it with EXOFS_FEATURE_RO_COMPAT_SIZED.
+ * @made: with @sized, the extent whose components are known to exist:
+ *	the user sets it when it sets up @oc (the object's stored size, 0
+ *	for a new object) and only ORE changes it afterwards, raising it
+ *	when a write or a truncate has made the components up to a
+ *	further end. An I/O state takes the value it has when it is made.
  */
 struct ore_components {
 	u64 oid;
@@ -202,6 +213,8 @@ struct ore_components {
 	u32 first_dev;
 	struct ore_store **stores;
 	bool lazy;
+	bool sized;
+	u64 made;
 };
 
 static inline struct ore_store *ore_comp_store(const struct ore_components *oc,
@@ -331,6 +344,8 @@ int ore_create(struct ore_io_state *ios);
 int ore_remove(struct ore_io_state *ios);
 int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,
 		 u64 size);
+int ore_make(const struct ore_layout *layout, struct ore_components *oc,
+	     u64 size);
 int ore_flush(const struct ore_layout *layout, struct ore_components *oc);
 int ore_length(const struct ore_layout *layout, struct ore_components *oc,
 	       u64 *size);

@@ -1339,6 +1339,133 @@ out:
 	ot_eng_put(&e);
 }
 
+/*
+ * Which components of @e exist: every one that @size reaches
+ * (ore_layout_obj_size() > 0) must; with @exact, no other one may.
+ */
+static void ot_eng_expect_made(struct ot_eng *e, u64 size, bool exact,
+			       const char *when)
+{
+	u32 c;
+
+	for (c = 0; c < e->layout.num_comps; c++) {
+		struct ore_store *s = ot_comp_store(e, c);
+		bool reached = ore_layout_obj_size(&e->layout, c, size);
+		u64 len;
+		int err = s->ops->length(s, e->oc.oid, &len);
+
+		if (reached || exact)
+			OT_EXPECT(e->ctx, reached ? !err : err == -ENOENT,
+				  "%s: component %u (reached %d by %llu): length %d",
+				  when, c, reached, size, err);
+	}
+}
+
+/*
+ * Sized components (&ore_components.sized): a new object has none; a
+ * write makes exactly those its end reaches, a sparse write those of its
+ * hole too, and the ones not reached read as empty (no degraded read, no
+ * missing component counted); a truncate makes those its size reaches. A
+ * reached component deleted behind the engine's back is still lost: read
+ * degraded (or -EIO), not made again by a write. Case arg: the index in
+ * ot_layouts[].
+ */
+static void ot_eng_sized(struct ot_ctx *ctx)
+{
+	const struct ore_layout *l = &ot_layouts[ctx->arg];	/* unverified */
+	struct ore_io_state *ios;
+	long long miss0, deg0;
+	struct ot_eng_res res;
+	u64 off2, len, end;
+	struct ore_store *s;
+	struct ot_eng e;
+	u32 c;
+	int err;
+
+	if (!ot_eng_init(&e, ctx, l, false, 0x20300 + ctx->arg, 2))
+		return;
+	/* a new object: nothing made */
+	if (!OT_EXPECT_EQ(ctx, ore_get_io_state(&e.layout, &e.oc, &ios), 0))
+		goto out;
+	OT_EXPECT_EQ(ctx, ore_remove(ios), 0);
+	ore_put_io_state(ios);
+	e.oc.sized = true;
+	e.oc.made = 0;
+	miss0 = atomic64_read(&ore_stats.missing_comps);
+	deg0 = atomic64_read(&ore_stats.degraded_reads);
+
+	/* a small file: its data component and the parity or mirrors */
+	ot_fill(ctx, e.shadow, PAGE_SIZE);
+	if (!OT_EXPECT_EQ(ctx, ot_eng_write(&e, 0, PAGE_SIZE, true, false,
+					    NULL, &res), 0))
+		goto out;
+	OT_EXPECT(ctx, !res.degraded, "first write degraded");
+	OT_EXPECT_EQ(ctx, e.oc.made, PAGE_SIZE);
+	ot_eng_expect_made(&e, PAGE_SIZE, true, "one page written");
+	ot_eng_check_read(&e, 0, e.layout.stripe_length * 2, false, &res);
+	OT_EXPECT(ctx, !res.degraded, "read of a small object degraded");
+
+	/* a write past a hole: the hole's components are made too */
+	off2 = e.layout.stripe_length * 2 + e.layout.stripe_unit;
+	end = off2 + PAGE_SIZE;
+	if (!OT_EXPECT(ctx, end <= e.size, "object too small"))
+		goto out;
+	ot_fill(ctx, e.shadow + off2, PAGE_SIZE);
+	if (!OT_EXPECT_EQ(ctx, ot_eng_write(&e, off2, PAGE_SIZE, false, false,
+					    NULL, &res), 0))
+		goto out;
+	OT_EXPECT(ctx, !res.degraded, "sparse write degraded");
+	OT_EXPECT_EQ(ctx, e.oc.made, end);
+	ot_eng_expect_made(&e, end, true, "sparse write");
+	ot_eng_check_read(&e, 0, e.size, true, &res);
+	OT_EXPECT(ctx, !res.degraded, "read over the hole degraded");
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.missing_comps), miss0);
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.degraded_reads), deg0);
+
+	/* truncate down and up */
+	OT_EXPECT_EQ(ctx, ore_truncate(&e.layout, &e.oc, PAGE_SIZE), 0);
+	memset(e.shadow + PAGE_SIZE, 0, e.size - PAGE_SIZE);
+	ot_eng_check_read(&e, 0, e.size, false, &res);
+	OT_EXPECT(ctx, !res.degraded, "read after the truncate degraded");
+	len = e.size - e.layout.stripe_length;
+	OT_EXPECT_EQ(ctx, ore_truncate(&e.layout, &e.oc, len), 0);
+	OT_EXPECT_EQ(ctx, e.oc.made, len);
+	ot_eng_expect_made(&e, len, false, "truncate up");
+	ot_eng_check_read(&e, 0, e.size, false, &res);
+	OT_EXPECT(ctx, !res.degraded, "read after the truncate up degraded");
+	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.missing_comps), miss0);
+
+	/* a reached component deleted behind our back is lost */
+	c = ot_comp(&e.layout, 0, ot_pos(&e.layout, 0, 0), 0);
+	s = ot_comp_store(&e, c);
+	if (!OT_EXPECT_EQ(ctx, s->ops->remove(s, e.oc.oid), 0))
+		goto out;
+	if (e.layout.parity || e.layout.mirrors_p1 > 1) {
+		if (ot_eng_check_read(&e, 0, PAGE_SIZE, false, &res))
+			OT_EXPECT(ctx, res.degraded && res.failed_comp == c,
+				  "lost component: degraded %d failed %d",
+				  res.degraded, res.failed_comp);
+		err = ot_eng_write(&e, 0, PAGE_SIZE, false, false, NULL, &res);
+		OT_EXPECT(ctx, !err && res.degraded, "write: %d, degraded %d",
+			  err, res.degraded);
+	} else {
+		struct page **pages = ot_alloc_pages(1);
+
+		if (!OT_EXPECT(ctx, pages, "no memory"))
+			goto out;
+		err = ot_eng_rw(&e, false, 0, PAGE_SIZE, pages, 1, false,
+				false, NULL, NULL);
+		OT_EXPECT_EQ(ctx, err, -EIO);
+		ot_free_pages(pages, 1);
+	}
+	OT_EXPECT(ctx, atomic64_read(&ore_stats.missing_comps) > miss0,
+		  "missing_comps not counted");
+	OT_EXPECT_EQ(ctx, s->ops->length(s, e.oc.oid, &len), -ENOENT);
+out:
+	ot_eng_remove(&e);
+	ot_eng_put(&e);
+}
+
 /* A store whose writes all fail with one errno; reads give zeros. */
 struct ot_err_store {
 	struct ore_store store;
@@ -1903,6 +2030,11 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_missing_component_raid1", ot_eng_missing_comp, 2 },
 	{ "engine_missing_component_raid5", ot_eng_missing_comp, 4 },
 	{ "engine_missing_component_raid6", ot_eng_missing_comp, 7 },
+	{ "engine_sized_components_raid0", ot_eng_sized, 0 },
+	{ "engine_sized_components_raid1", ot_eng_sized, 2 },
+	{ "engine_sized_components_raid5", ot_eng_sized, 4 },
+	{ "engine_sized_components_raid5_groups", ot_eng_sized, 5 },
+	{ "engine_sized_components_raid6", ot_eng_sized, 7 },
 	{ "engine_nospc_and_eio_reported_apart", ot_eng_nospc_eio },
 	{ "engine_rebuilding_store_raid5", ot_eng_rebuilding_case, 4 },
 	{ "engine_rebuilding_store_raid1", ot_eng_rebuilding_case, 2 },

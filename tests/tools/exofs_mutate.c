@@ -276,12 +276,36 @@ struct mutation {
 };
 
 /*
+ * Must the component file of inode object @oid on store @s exist? With
+ * EXOFS_FEATURE_RO_COMPAT_SIZED (@sized) only where the inode's size
+ * reaches it (docs/exofs-format.md): removing another one is no damage.
+ */
+static int comp_required(struct exofs_stores *st, struct exofs_obj *it,
+			 int sized, uint64_t oid, uint32_t s)
+{
+	const struct ore_layout *l = &st->layout;
+	uint32_t first = exofs_first_dev(oid, l->mirrors_p1, st->n);
+	uint32_t comp = (s + st->n - first) % st->n;
+	struct exofs_inode r;
+
+	if (!sized || oid < EXOFS_INO_OID_BASE)
+		return 1;
+	if (comp >= l->num_comps)
+		return 0;
+	if (ore_user_read(&it->obj, (oid - EXOFS_INO_OID_BASE) *
+			  EXOFS_INODE_SIZE, &r, sizeof(r)))
+		return 1;
+	return ore_layout_obj_size(l, comp, le64toh(r.i_size)) > 0;
+}
+
+/*
  * Damage component files: of the inode table, the bitmap, a directory or
  * any used inode's object, on one store: removed, truncated, flipped, or
  * replaced by a FIFO, a symlink, a directory or a device node.
  */
-static void mutate_component(struct exofs_stores *st, const uint64_t *used,
-			     uint32_t nused, struct mutation *m)
+static void mutate_component(struct exofs_stores *st, struct exofs_obj *it,
+			     int sized, const uint64_t *used, uint32_t nused,
+			     struct mutation *m)
 {
 	uint64_t oid;
 	uint32_t s = (uint32_t)pick(st->n);
@@ -312,7 +336,7 @@ static void mutate_component(struct exofs_stores *st, const uint64_t *used,
 	switch (how) {
 	case 0:
 		err = unlink(path);
-		m->must_flag = !err;
+		m->must_flag = !err && comp_required(st, it, sized, oid, s);
 		snprintf(d2, sizeof(d2), "removed");
 		break;
 	case 1:
@@ -580,7 +604,9 @@ static int mutate(uint64_t seed, uint32_t n, const char **dirs,
 	struct exofs_obj it, bm;
 	uint32_t i, nused = 0;
 	uint64_t ino, maxrec, used[4096];
+	uint32_t ro_compat;
 	char path[4096];
+	int sized;
 	const char *why;
 	unsigned int kind;
 
@@ -603,6 +629,9 @@ static int mutate(uint64_t seed, uint32_t n, const char **dirs,
 		return -1;
 	}
 	maxrec = le64toh(((struct exofs_fsb *)sb)->s_max_ino);
+	ro_compat = le32toh(((struct exofs_fsb *)sb)->s_feature_ro_compat);
+	sized = (ro_compat & EXOFS_FEATURE_RO_COMPAT_COMPONENTS) &&
+		(ro_compat & EXOFS_FEATURE_RO_COMPAT_SIZED);
 	/*
 	 * semantic damage keeps the data checksums right (of the type the
 	 * superblock says), as the parity
@@ -633,7 +662,7 @@ static int mutate(uint64_t seed, uint32_t n, const char **dirs,
 	else if (kind < 72)
 		mutate_bitmap(&bm, used, nused, m->desc, sizeof(m->desc));
 	else
-		mutate_component(&st, used, nused, m);
+		mutate_component(&st, &it, sized, used, nused, m);
 	exofs_obj_close(&it);
 	exofs_obj_close(&bm);
 	free(bitmap);

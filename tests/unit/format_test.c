@@ -946,7 +946,8 @@ static void test_exofs_sb_replacement(void)
 /*
  * Data checksums: with CSUM (and INTENT) s_csum_type must be XXH64 (2) or
  * CRC-32C (1); without CSUM it must be 0; CSUM needs INTENT whatever the
- * type. s_csum_type is a shared field (exofs_sb_same()), not in a stub.
+ * type; SIZED (ro_compat 0x8) changes none of that. s_csum_type is a
+ * shared field (exofs_sb_same()), not in a stub.
  */
 static void make_sb_csum(uint8_t *sb, uint32_t idx, uint32_t ro_compat,
 			 uint32_t type)
@@ -965,6 +966,7 @@ static void test_exofs_sb_csum_type(void)
 	} c[] = {
 #define RC_I	(EXOFS_FEATURE_RO_COMPAT_COMPONENTS | EXOFS_FEATURE_RO_COMPAT_INTENT)
 #define RC_IC	(RC_I | EXOFS_FEATURE_RO_COMPAT_CSUM)
+#define RC_S	EXOFS_FEATURE_RO_COMPAT_SIZED
 		{ RC_IC, ORE_CSUM_XXH64, NULL },
 		{ RC_IC, ORE_CSUM_CRC32C, NULL },
 		{ RC_I, 0, NULL },
@@ -984,8 +986,18 @@ static void test_exofs_sb_csum_type(void)
 		  "data checksums (CSUM) without the intent record (INTENT)" },
 		{ EXOFS_FEATURE_RO_COMPAT_CSUM, 0,
 		  "data checksums (CSUM) without the intent record (INTENT)" },
+		/* SIZED (mkfs.exofs's default) goes with any of them */
+		{ RC_IC | RC_S, ORE_CSUM_XXH64, NULL },
+		{ RC_I | RC_S, 0, NULL },
+		{ EXOFS_FEATURE_RO_COMPAT_COMPONENTS | RC_S, 0, NULL },
+		{ RC_S, 0, NULL },
+		{ RC_I | RC_S, ORE_CSUM_XXH64,
+		  "s_csum_type set without the CSUM feature" },
+		{ EXOFS_FEATURE_RO_COMPAT_CSUM | RC_S, ORE_CSUM_XXH64,
+		  "data checksums (CSUM) without the intent record (INTENT)" },
 #undef RC_I
 #undef RC_IC
+#undef RC_S
 	};
 	uint8_t sb[EXOFS_SB_SIZE], b[EXOFS_SB_SIZE];
 	struct ore_layout l;
