@@ -418,10 +418,35 @@ static void exofs_wb_redirty_work(struct work_struct *work)
 	exofs_wb_finish(wb);
 }
 
+/*
+ * The write made components the record's i_made does not reach yet (sized
+ * components): the record is updated in the inode table's cache now, from
+ * process context and before the write ends, so that a sync (or umount)
+ * that waits for the write writes it with the table; merely dirtying the
+ * inode would leave it to the next writeback. Under writeback the inode
+ * cannot go away; an unlinked one is not written (its delete frees it).
+ */
+static void exofs_wb_made_work(struct work_struct *work)
+{
+	struct exofs_wb *wb = container_of(work, struct exofs_wb, work);
+	struct inode *inode = wb->io.inode;
+	int err;
+
+	if (inode->i_nlink) {
+		err = exofs_write_inode(inode, NULL);
+		if (err)
+			pr_warn_ratelimited("%s: inode %lu: cannot record how far its components are made: %d\n",
+					    inode->i_sb->s_id, inode->i_ino,
+					    err);
+	}
+	exofs_wb_finish(wb);
+}
+
 static void exofs_write_end_io(struct exofs_wb *wb, int err)
 {
 	struct inode *inode = wb->io.inode;
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
 
 	if (err) {
 		atomic64_inc(&sbi->cnt.write_errors);
@@ -433,6 +458,11 @@ static void exofs_write_end_io(struct exofs_wb *wb, int err)
 	}
 	if (err == -ENOSPC) {
 		INIT_WORK(&wb->work, exofs_wb_redirty_work);
+		queue_work(system_unbound_wq, &wb->work);
+		return;
+	}
+	if (oi->oc.sized && READ_ONCE(oi->oc.made) > READ_ONCE(oi->made_rec)) {
+		INIT_WORK(&wb->work, exofs_wb_made_work);
 		queue_work(system_unbound_wq, &wb->work);
 		return;
 	}
@@ -794,6 +824,9 @@ int exofs_truncate_object(struct inode *inode, loff_t size)
 		err = ore_truncate(&sbi->layout, &oi->oc, size);
 	exofs_intent_end(sbi, &w);
 	exofs_wb_allow(inode);
+	/* sized components: the record says how far they are made */
+	if (oi->oc.sized && READ_ONCE(oi->oc.made) > READ_ONCE(oi->made_rec))
+		mark_inode_dirty_sync(inode);
 	return err;
 }
 

@@ -368,6 +368,7 @@ struct exofs_i_info {
 	struct list_head wb_list;
 	unsigned int wb_nr;
 	bool wb_excl;
+	u64 made_rec;			/* oc.made as last put in the record */
 	u8 i_data[EXOFS_INLINE_SIZE];
 	struct inode vfs_inode;
 };
@@ -386,7 +387,7 @@ static inline struct exofs_i_info *exofs_i(struct inode *inode)
  * Set up @oc for striped object @oid of the filesystem. With sized
  * components (inode objects only: mkfs.exofs makes every component of the
  * inode table and the bitmap) nothing is known made yet: the caller sets
- * @oc->made from the stored size.
+ * @oc->made from the record (i_made).
  */
 static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 				    struct ore_components *oc, u64 oid)

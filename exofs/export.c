@@ -165,8 +165,11 @@ int exofs_pnfs_layout_prepare(struct inode *inode)
 	if (!err)
 		err = invalidate_inode_pages2(inode->i_mapping);
 	/* the first super stripe reaches every component */
-	if (!err && oc->sized)
+	if (!err && oc->sized && READ_ONCE(oc->made) < sbi->layout.super_stripe) {
 		err = ore_make(&sbi->layout, oc, sbi->layout.super_stripe);
+		if (!err)
+			mark_inode_dirty_sync(inode);	/* i_made */
+	}
 	inode_unlock(inode);
 	return err;
 }

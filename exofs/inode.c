@@ -69,6 +69,10 @@ static void exofs_rec_to_inode(struct inode *inode,
 	inode->i_generation = le32_to_cpu(rec->i_generation);
 	oi->i_flags = le32_to_cpu(rec->i_flags);
 	inode->i_blocks = DIV_ROUND_UP_ULL(inode->i_size, 512);
+	/* sized components: those the recorded extent reaches exist */
+	if (oi->oc.sized)
+		oi->oc.made = le64_to_cpu(rec->i_made);
+	oi->made_rec = oi->oc.made;
 	if (oi->i_flags & EXOFS_INODE_FL_INLINE)
 		memcpy(oi->i_data, rec->i_data, sizeof(oi->i_data));
 	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
@@ -98,6 +102,10 @@ static void exofs_inode_to_rec(struct inode *inode, struct exofs_inode *rec)
 	rec->i_crtime = cpu_to_le64(oi->i_crtime.tv_sec);
 	rec->i_crtime_nsec = cpu_to_le32(oi->i_crtime.tv_nsec);
 	rec->i_generation = cpu_to_le32(inode->i_generation);
+	if (oi->oc.sized) {
+		oi->made_rec = READ_ONCE(oi->oc.made);
+		rec->i_made = cpu_to_le64(oi->made_rec);
+	}
 	rec->i_flags = cpu_to_le32(oi->i_flags);
 	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
 		rec->i_rdev = cpu_to_le32(new_encode_dev(inode->i_rdev));
@@ -224,11 +232,8 @@ struct inode *exofs_iget(struct super_block *sb, unsigned long ino)
 	if (exofs_inode_check(rec, ino, &why) == 1)
 		why = "record is free";
 	err = -EFSCORRUPTED;
-	if (!why) {
+	if (!why)
 		exofs_rec_to_inode(inode, rec);
-		/* sized components: those the stored size reaches exist */
-		exofs_i(inode)->oc.made = inode->i_size;
-	}
 	folio_release_kmap(folio, rec);
 	if (why) {
 		exofs_err(sb, __func__, "inode %lu: %s", ino, why);
@@ -388,6 +393,16 @@ int exofs_write_inode(struct inode *inode, struct writeback_control *wbc)
 	return exofs_put_record(inode->i_sb, inode->i_ino, inode);
 }
 
+/* ore_check_io() of a remove: a store in service kept its component. */
+static void exofs_remove_left(struct ore_io_state *ios, u32 comp,
+			      struct ore_store *store, u64 offset, int error)
+{
+	bool *left = ios->private;
+
+	if (!ore_store_failed(store))
+		*left = true;
+}
+
 /* Remove a deleted inode: its object, its record, its bitmap bit. */
 static void exofs_delete_inode(struct inode *inode)
 {
@@ -395,12 +410,24 @@ static void exofs_delete_inode(struct inode *inode)
 	struct exofs_sb_info *sbi = exofs_sb(sb);
 	struct exofs_i_info *oi = exofs_i(inode);
 	struct ore_io_state *ios;
+	bool left = false;
 	int err = 0;
 
 	if (oi->i_flags & EXOFS_INODE_FL_OBJECT) {
 		err = ore_get_io_state(&sbi->layout, &oi->oc, &ios);
 		if (!err) {
 			err = ore_remove(ios);
+			/*
+			 * Sized components: nothing empties the components
+			 * of a new inode (no ore_create()), so one that a
+			 * working store kept would show its old data there
+			 */
+			if (!err && oi->oc.sized) {
+				ios->private = &left;
+				ore_check_io(ios, exofs_remove_left);
+				if (left)
+					err = -EIO;
+			}
 			ore_put_io_state(ios);
 		}
 	}

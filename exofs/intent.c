@@ -608,39 +608,74 @@ static bool exofs_intent_region_range(struct exofs_intent *in,
 }
 
 /*
+ * The record of inode @ino, read from the inode table through ORE (the
+ * intent repair runs before the table's page cache is set up): its extent
+ * of made components (i_made) in *@made; 1 when it is free, 0 when in use,
+ * a negative errno when it cannot be read or is not valid.
+ */
+static int exofs_intent_record(struct exofs_sb_info *sbi, u64 ino, u64 *made)
+{
+	u64 off = ino * EXOFS_INODE_SIZE;
+	struct ore_components oc;
+	struct ore_io_state *ios;
+	struct exofs_inode *rec;
+	struct page *page;
+	const char *why;
+	int err;
+
+	page = alloc_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	exofs_init_comps(sbi, &oc, EXOFS_ITABLE_OID);
+	err = ore_get_rw_state(&sbi->layout, &oc, true,
+			       round_down(off, PAGE_SIZE), PAGE_SIZE, &ios);
+	if (!err) {
+		ios->pages = &page;
+		ios->nr_pages = 1;
+		err = ore_read(ios);
+		ore_put_io_state(ios);
+	}
+	if (!err) {
+		rec = kmap_local_page(page);
+		rec = (void *)rec + offset_in_page(off);
+		err = exofs_inode_check(rec, ino, &why);
+		*made = le64_to_cpu(rec->i_made);
+		kunmap_local(rec);
+	}
+	__free_page(page);
+	return err;
+}
+
+/*
  * Sized components (EXOFS_FEATURE_RO_COMPAT_SIZED) of region @oc's inode:
- * a crash can keep the record of a size on the stores and lose the
- * creation of the components it reaches (each store's filesystem commits
- * its own journal). Make those, empty, and take the size as made, so that
- * none of them passes for lost. Returns 1 when the inode is free (no
- * object: nothing to repair), else 0 or an error of ore_make().
+ * a crash can keep a record whose i_made reaches components whose
+ * creation it lost (each store's filesystem commits its own journal).
+ * Make those, empty, and take i_made as made, so that none of them passes
+ * for lost (one lost before the crash is made empty too: a second fault
+ * in the region, as a store lost before a crash would be). Returns 1 when
+ * the inode is free (no object: nothing to repair), else 0 or an error of
+ * ore_make().
  */
 static int exofs_intent_made(struct exofs_sb_info *sbi,
 			     struct ore_components *oc)
 {
-	unsigned long ino = oc->oid - EXOFS_INO_OID_BASE;
-	struct exofs_inode *rec;
-	struct folio *folio;
-	bool free;
-	u64 size;
+	u64 ino = oc->oid - EXOFS_INO_OID_BASE, made = 0;
+	int err;
 
 	if (!oc->sized)
 		return 0;
 	if (ino >= sbi->max_ino)
 		return 1;
-	folio = exofs_get_record(sbi->sb, ino, &rec);
-	if (IS_ERR(folio)) {
+	err = exofs_intent_record(sbi, ino, &made);
+	if (err < 0) {
 		/* missing components then read as empty (made stays 0) */
-		pr_warn("%s: inode %lu: cannot read its record for the intent repair: %ld\n",
-			sbi->sb->s_id, ino, PTR_ERR(folio));
+		pr_warn("%s: inode %llu: cannot read its record for the intent repair: %d\n",
+			sbi->sb->s_id, ino, err);
 		return 0;
 	}
-	free = exofs_inode_is_free(rec);
-	size = le64_to_cpu(rec->i_size);
-	folio_release_kmap(folio, rec);
-	if (free)
+	if (err)
 		return 1;
-	return ore_make(&sbi->layout, oc, size);
+	return made ? ore_make(&sbi->layout, oc, made) : 0;
 }
 
 /*
@@ -723,7 +758,15 @@ static int exofs_intent_restamp_all(struct exofs_intent *in)
 	if (!sbi->csum_on)
 		return 0;
 	hash_for_each(in->hash, b, r, hash) {
-		if (!exofs_intent_region_range(in, r, &oc, &off, &end))
+		bool any = exofs_intent_region_range(in, r, &oc, &off, &end);
+
+		err = exofs_intent_made(sbi, &oc);
+		if (err < 0)
+			pr_warn("%s: object 0x%llx: cannot make the components its record reaches: %d\n",
+				sbi->sb->s_id, r->oid, err);
+		if (err == -ENOMEM)
+			return err;
+		if (err == 1 || !any)	/* a free inode, or nothing there */
 			continue;
 		err = ore_restamp(&sbi->layout, &oc, off, end - off);
 		if (err == -ENOMEM)

@@ -101,6 +101,23 @@ bool ore_comp_optional(struct ore_io_state *ios, u32 comp)
 	       !ore_layout_obj_size(ios->layout, comp, ore_priv(ios)->made);
 }
 
+/*
+ * The error of a component of @ios that failed on a store still in
+ * service, or 0: a component whose store is failed is made by its rebuild,
+ * but one that a working store refused (-ENOSPC, -EIO) may be missing, so
+ * the extent known made must not pass it.
+ */
+int ore_made_error(struct ore_io_state *ios)
+{
+	struct ore_io_priv *priv = ore_priv(ios);
+	u32 comp;
+
+	for_each_set_bit(comp, priv->failed_mask, ios->layout->num_comps)
+		if (!ore_store_failed(ore_comp_store(ios->oc, comp)))
+			return priv->comp_error[comp] ?: -EIO;
+	return 0;
+}
+
 /* Every component that the first @end bytes reach exists now: say so. */
 void ore_raise_made(struct ore_components *oc, u64 end)
 {

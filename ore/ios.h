@@ -114,6 +114,7 @@ void ore_note_failure(struct ore_io_state *ios, u32 comp, u64 offset,
 		      int error);
 bool ore_comp_optional(struct ore_io_state *ios, u32 comp);
 void ore_raise_made(struct ore_components *oc, u64 end);
+int ore_made_error(struct ore_io_state *ios);
 int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 		  struct page *page, u32 pgoff, u32 len, bool write);
 void ore_batch_submit(struct ore_batch *batch);

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/highmem.h>
+#include <linux/sched/mm.h>
 
 #include "ios.h"
 
@@ -256,23 +257,30 @@ static int ore_op_make(struct ore_store *store, u32 comp, u64 oid, void *arg)
  * ore_make_reach - make the components that the first @end bytes of
  * @ios's object reach, for a write starting at @end beyond the extent
  * known made (sized components, a hole before the write): the components
- * of the hole are not written, yet the size will reach them. Synchronous.
- * Returns 0 (possibly degraded) or a negative errno.
+ * of the hole are not written, yet the size will reach them. Synchronous,
+ * the creates in parallel, without filesystem reclaim (the caller may be
+ * a writeback). Returns 0 (components on failed stores skipped: their
+ * rebuild makes them) or a negative errno (nothing known made then).
  */
 int ore_make_reach(struct ore_io_state *ios, u64 end)
 {
 	struct ore_reach_arg ra = {
 		.layout = ios->layout,
-		.made = ore_priv(ios)->made,
+		.made = max(ore_priv(ios)->made, READ_ONCE(ios->oc->made)),
 		.end = end,
 	};
 	struct ore_io_state *mios;
+	unsigned int nofs;
 	int err;
 
 	err = ore_get_io_state(ios->layout, ios->oc, &mios);
 	if (err)
 		return err;
-	err = ore_run_on_comps(mios, ore_op_make, &ra, 0, false);
+	nofs = memalloc_nofs_save();
+	err = ore_run_on_comps(mios, ore_op_make, &ra, 0, true);
+	memalloc_nofs_restore(nofs);
+	if (!err)
+		err = ore_made_error(mios);
 	ore_put_io_state(mios);
 	if (err)
 		return err;
@@ -441,9 +449,10 @@ int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,
 		return err;
 	ra.made = ore_priv(ios)->made;
 	err = ore_run_on_comps(ios, ore_op_truncate, &ra, 0, false);
-	ore_put_io_state(ios);
-	if (!err && oc->sized)
+	/* a component a store in service refused may be missing */
+	if (!err && oc->sized && !ore_made_error(ios))
 		ore_raise_made(oc, size);
+	ore_put_io_state(ios);
 	return err;
 }
 EXPORT_SYMBOL_GPL(ore_truncate);

@@ -40,8 +40,12 @@ static void ore_write_done(struct ore_batch *batch)
 			atomic64_inc(&ore_stats.degraded_writes);
 		}
 	}
-	/* sized components: those the written range reaches exist now */
-	if (!ios->error && ore_priv(ios)->raise_made && ios->oc->sized)
+	/*
+	 * Sized components: those the written range reaches exist now,
+	 * unless a store in service refused one (it may be missing)
+	 */
+	if (!ios->error && ore_priv(ios)->raise_made && ios->oc->sized &&
+	    !ore_made_error(ios))
 		ore_raise_made(ios->oc, ios->offset + ios->length);
 	ore_batch_free(batch);
 	ore_ios_finish(ios);

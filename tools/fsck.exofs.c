@@ -206,6 +206,7 @@ struct ino_state {
 	uint32_t subdirs;	/* subdirectory entries inside it (dirs) */
 	uint64_t parent;	/* directory whose entry names it (dirs) */
 	uint64_t size;
+	uint64_t made;		/* i_made: with SIZED, the components made */
 	uint32_t flags;
 };
 
@@ -478,22 +479,22 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 }
 
 /*
- * May component @comp of object @oid, whose logical size is @size (~0:
- * not known), be absent? Without EXOFS_FEATURE_RO_COMPAT_COMPONENTS
- * always (a hole); with EXOFS_FEATURE_RO_COMPAT_SIZED when @oid is an
- * inode's object (from EXOFS_INO_OID_BASE on) and @size is known and does
- * not reach it (ore_layout_obj_size() 0: it is empty); never otherwise
- * (it is lost).
+ * May component @comp of object @oid, whose record says its components
+ * are made as far as @made reaches (i_made; ~0: not known), be absent?
+ * Without EXOFS_FEATURE_RO_COMPAT_COMPONENTS always (a hole); with
+ * EXOFS_FEATURE_RO_COMPAT_SIZED when @oid is an inode's object (from
+ * EXOFS_INO_OID_BASE on) and @made is known and does not reach it
+ * (ore_layout_obj_size() 0: it is empty); never otherwise (it is lost).
  */
 static int comp_absent_ok(const struct fsck *f, uint64_t oid, uint32_t comp,
-			  uint64_t size)
+			  uint64_t made)
 {
 	if (f->lazy_comps)
 		return 1;	/* made by the first write */
 	/* the inode table and bitmap keep every component */
-	if (!f->sized || oid < EXOFS_INO_OID_BASE || size == ~0ULL)
+	if (!f->sized || oid < EXOFS_INO_OID_BASE || made == ~0ULL)
 		return 0;
-	return !ore_layout_obj_size(&f->st.layout, comp, size);
+	return !ore_layout_obj_size(&f->st.layout, comp, made);
 }
 
 /*
@@ -502,15 +503,15 @@ static int comp_absent_ok(const struct fsck *f, uint64_t oid, uint32_t comp,
  * see docs/stores.md; without EXOFS_FEATURE_RO_COMPAT_COMPONENTS they are
  * made by their first write and an absent one is a hole; with
  * EXOFS_FEATURE_RO_COMPAT_SIZED those of an inode's object exist as far as
- * its size reaches them, so with @size known an absent one that @size
- * does not reach is empty: comp_absent_ok()), regular files (not
- * followed: a symlink is an error too), and, when @size is not ~0, none
+ * its record's i_made reaches them, so with @made known an absent one
+ * that @made does not reach is empty: comp_absent_ok()), regular files
+ * (not followed: a symlink is an error too), and, when @size is not ~0, none
  * longer than the kernel writes for a logical size of @size:
  * docs/exofs-format.md, the component holding the last byte to the end of
  * its page, parity to the end of the longest data page of its row.
  */
 static void check_components(struct fsck *f, uint64_t oid, const char *what,
-			     uint64_t size)
+			     uint64_t size, uint64_t made)
 {
 	const struct ore_layout *l = &f->st.layout;
 	uint32_t first = exofs_first_dev(oid, l->mirrors_p1, f->st.n), c;
@@ -526,7 +527,7 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 		ore_user_store_path(path, sizeof(path), dir, oid);
 		if (lstat(path, &s)) {
 			if (errno == ENOENT &&
-			    comp_absent_ok(f, oid, c, size))
+			    comp_absent_ok(f, oid, c, made))
 				continue;	/* a hole, or not reached */
 			error("%s: object 0x%llx component %u is missing on store %s (%s: %s)",
 			      what, (unsigned long long)oid, c, dir, path,
@@ -553,15 +554,15 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 }
 
 /*
- * Open object @oid (of logical size @size, ~0 when not known) for the
- * checks: ore_user takes an absent component for an empty one
+ * Open object @oid (its components made as far as @made reaches, ~0 when
+ * not known) for the checks: ore_user takes an absent component for an empty one
  * (ORE_USER_EMPTY); one that comp_absent_ok() says must exist is lost
  * instead (ORE_USER_MISSING), as for the kernel: reads rebuild it from
  * the redundancy, and the parity check neither compares nor, with
  * --repair, rewrites the parity of its stripes from zeros (which would
  * destroy the only copy of its data).
  */
-static int fsck_obj_open(struct fsck *f, uint64_t oid, uint64_t size,
+static int fsck_obj_open(struct fsck *f, uint64_t oid, uint64_t made,
 			 struct exofs_obj *o)
 {
 	uint32_t c;
@@ -572,7 +573,7 @@ static int fsck_obj_open(struct fsck *f, uint64_t oid, uint64_t size,
 		return err;
 	for (c = 0; c < f->st.layout.num_comps; c++)
 		if (o->comps[c].fd == ORE_USER_EMPTY &&
-		    !comp_absent_ok(f, oid, c, size))
+		    !comp_absent_ok(f, oid, c, made))
 			o->comps[c].fd = ORE_USER_MISSING;
 	return 0;
 }
@@ -801,8 +802,8 @@ static int check_tables(struct fsck *f)
 		exofs_obj_close(&bm);
 		return -1;
 	}
-	check_components(f, EXOFS_IBITMAP_OID, "inode bitmap", ~0ULL);
-	check_components(f, EXOFS_ITABLE_OID, "inode table", ~0ULL);
+	check_components(f, EXOFS_IBITMAP_OID, "inode bitmap", ~0ULL, ~0ULL);
+	check_components(f, EXOFS_ITABLE_OID, "inode table", ~0ULL, ~0ULL);
 	bm_bound = exofs_obj_size_bound(&bm);
 	it_bound = exofs_obj_size_bound(&it);
 	if (bm_bound > (f->max_ino + 7) / 8)
@@ -875,6 +876,7 @@ static int check_tables(struct fsck *f)
 		s->mode = le16toh(r->i_mode);
 		s->links = le32toh(r->i_links_count);
 		s->size = le64toh(r->i_size);
+		s->made = le64toh(r->i_made);
 		s->flags = le32toh(r->i_flags);
 		f->n_valid_dirs += S_ISDIR(s->mode);
 	}
@@ -922,12 +924,12 @@ static void check_dir(struct fsck *f, uint64_t dino, uint64_t *queue,
 	int err;
 
 	snprintf(what, sizeof(what), "directory %llu", (unsigned long long)dino);
-	err = fsck_obj_open(f, EXOFS_INO_OID(dino), d->size, &o);
+	err = fsck_obj_open(f, EXOFS_INO_OID(dino), d->made, &o);
 	if (err) {
 		error("%s: cannot open its object: %s", what, strerror(-err));
 		return;
 	}
-	check_components(f, EXOFS_INO_OID(dino), what, d->size);
+	check_components(f, EXOFS_INO_OID(dino), what, d->size, d->made);
 	check_csums(f, &o, what);
 	buf = malloc(d->size);
 	if (!buf || ore_user_read(&o.obj, 0, buf, d->size)) {
@@ -1057,10 +1059,10 @@ static void check_inode_data(struct fsck *f, uint64_t ino)
 	snprintf(what, sizeof(what), "inode %llu", (unsigned long long)ino);
 	if (!(s->flags & EXOFS_INODE_FL_OBJECT))
 		return;
-	check_components(f, EXOFS_INO_OID(ino), what, s->size);
+	check_components(f, EXOFS_INO_OID(ino), what, s->size, s->made);
 	if (S_ISDIR(s->mode))
 		return;		/* checked by the walk */
-	err = fsck_obj_open(f, EXOFS_INO_OID(ino), s->size, &o);
+	err = fsck_obj_open(f, EXOFS_INO_OID(ino), s->made, &o);
 	if (err) {
 		error("%s: cannot open its object: %s", what, strerror(-err));
 		return;

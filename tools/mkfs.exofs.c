@@ -717,8 +717,13 @@ static int make_uuids(struct mkfs_opts *o, uint32_t n,
 }
 
 /* Striped objects: root inode, bitmap, root directory. */
+/*
+ * The root directory's record and bitmap bit. With sized components
+ * (@sized) its i_made is its size: mkfs writes every component of it, and
+ * those the size reaches must be there.
+ */
 static int write_root(const struct exofs_stores *st,
-		      const struct timespec *now)
+		      const struct timespec *now, int sized)
 {
 	struct exofs_inode root;
 	uint8_t chunk[EXOFS_DIR_CHUNK], bitmap = 0x03;
@@ -736,6 +741,8 @@ static int write_root(const struct exofs_stores *st,
 	root.i_generation = htole32(gen);
 	root.i_flags = htole32(EXOFS_INODE_FL_OBJECT);
 	root.i_ino = htole64(EXOFS_ROOT_INO);
+	if (sized)
+		root.i_made = htole64(EXOFS_DIR_CHUNK);
 	root.i_csum = htole32(exofs_inode_csum(&root));
 	if (write_striped(st, EXOFS_ITABLE_OID,
 			  EXOFS_ROOT_INO * EXOFS_INODE_SIZE, &root,
@@ -982,7 +989,7 @@ int main(int argc, char **argv)
 	    empty_stores(&o, &st) || make_uuids(&o, n, store_uuid))
 		goto out;
 	clock_gettime(CLOCK_REALTIME, &now);
-	if (write_root(&st, &now) ||
+	if (write_root(&st, &now, !o.lazy && !o.all_comps) ||
 	    write_superblocks(&o, &st, store_uuid, &now))
 		goto out;
 	if (!o.quiet)

@@ -353,9 +353,9 @@ expect "--all-components: a root directory component its size does not reach rem
 expect "--lazy-components: root directory components its size does not reach removed: clean" 0 \
 	comp_gone --raid 5 --lazy-components -- s2/20001 s3/20001
 # RAID0, 4K stripe unit: the root directory grown to two chunks (the second
-# an empty one, written raw into component 1 on s2; i_size set by
-# exofs_mutate) reaches components 0 and 1, not 2 and 3: whether component
-# 1 may be absent goes with the size
+# an empty one, written raw into component 1 on s2; i_size and i_made set
+# by exofs_mutate) reaches components 0 and 1, not 2 and 3: whether
+# component 1 may be absent goes with the extent made (i_made)
 grow_root() {
 	./mkfs.exofs -q -f --raid 0 --stripe-unit 4K $S &&
 	[ ! -s $T/s2/20001 ] && [ "$(ro_compat $T/s0)" = 9 ] || return 1
@@ -364,6 +364,7 @@ grow_root() {
 	printf '\0\0\0\0\0\0\0\0\0\020' > $T/s2/20001 &&
 	truncate -s 4096 $T/s2/20001 &&
 	$MUT set inode 1 i_size 8192 $S > /dev/null &&
+	$MUT set inode 1 i_made 8192 $S > /dev/null &&
 	./fsck.exofs --strict $S > $T/out 2>&1 &&
 	rm $T/s3/20001 $T/s0/20001 &&
 	./fsck.exofs --strict $S > $T/out 2>&1 || return 1
@@ -371,7 +372,7 @@ grow_root() {
 	./fsck.exofs --strict $S > $T/out 2>&1; [ $? = 4 ] &&
 	grep -q "^ERROR: directory 1: object 0x20001 component 1 is missing on store $T/s2 " $T/out
 }
-expect "SIZED: RAID0 su 4K, root directory component 1 absent: clean at 4096 bytes, an error once its size (8192) reaches it; 2 and 3 absent clean" 0 grow_root
+expect "SIZED: RAID0 su 4K, root directory component 1 absent: clean at 4096 bytes, an error once its i_made (8192) reaches it; 2 and 3 absent clean" 0 grow_root
 
 # fsck --repair: one byte of row 0 of the inode table flipped on each store
 # in turn (stores whose component holds data there). Where fsck names the

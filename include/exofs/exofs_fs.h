@@ -173,8 +173,8 @@ struct exofs_intent_ent {
 #define EXOFS_FEATURE_RO_COMPAT_CSUM		0x4U
 /*
  * SIZED (with COMPONENTS): the components of an inode's object exist as
- * far as the inode's size reaches them (ore_layout_obj_size() > 0): a
- * missing one that the size reaches is lost; any other may be missing and
+ * far as its record's i_made reaches them (ore_layout_obj_size() > 0): a
+ * missing one that i_made reaches is lost; any other may be missing and
  * is then empty. Creating an inode makes no component; writes and
  * truncates make those they reach. A kernel without the bit would take the
  * missing ones for lost, hence ro there.
@@ -369,6 +369,9 @@ struct exofs_fsb {
  *	encoding (minor low 8 bits | major << 8 | high minor bits << 12)
  * @i_csum: CRC-32C of the EXOFS_INODE_SIZE bytes with this field zero
  * @i_ino: the record's own inode number (catches a misplaced record)
+ * @i_made: with EXOFS_FEATURE_RO_COMPAT_SIZED, the extent whose components
+ *	are made (those ore_layout_obj_size() says it reaches exist); zero
+ *	without it
  * @i_reserved: zero
  * @i_data: S_IFLNK with EXOFS_INODE_FL_INLINE: the target, NUL terminated
  *	(i_size bytes + NUL); else zero
@@ -396,7 +399,8 @@ struct exofs_inode {
 	__le32 i_rdev;
 	__le32 i_csum;
 	__le64 i_ino;
-	__le64 i_reserved[4];
+	__le64 i_made;
+	__le64 i_reserved[3];
 	__u8 i_data[EXOFS_INLINE_SIZE];
 };
 

@@ -136,7 +136,7 @@ static const struct field ino_fields[] = {
 	F(exofs_inode, i_uid), F(exofs_inode, i_size),
 	F(exofs_inode, i_mtime), F(exofs_inode, i_atime_nsec),
 	F(exofs_inode, i_mtime_nsec), F(exofs_inode, i_flags),
-	F(exofs_inode, i_rdev), F(exofs_inode, i_ino),
+	F(exofs_inode, i_rdev), F(exofs_inode, i_ino), F(exofs_inode, i_made),
 	F(exofs_inode, i_data),
 };
 
@@ -295,7 +295,7 @@ static int comp_required(struct exofs_stores *st, struct exofs_obj *it,
 	if (ore_user_read(&it->obj, (oid - EXOFS_INO_OID_BASE) *
 			  EXOFS_INODE_SIZE, &r, sizeof(r)))
 		return 1;
-	return ore_layout_obj_size(l, comp, le64toh(r.i_size)) > 0;
+	return ore_layout_obj_size(l, comp, le64toh(r.i_made)) > 0;
 }
 
 /*
