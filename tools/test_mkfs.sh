@@ -287,20 +287,18 @@ comps_default() {
 	./fsck.exofs --strict $S > /dev/null
 }
 expect "mkfs: COMPONENTS and SIZED (0x8) by default, fsck -v says 'components sized', every root directory component written" 0 comps_default
-comps_all() {
-	./mkfs.exofs -q -f --raid 5 --all-components $S &&
-	[ "$(ro_compat $T/s0)" = 7 ] &&
-	[[ "$(feats)" == " components intent "* ]] &&
+# comps_opt OPTION RO_COMPAT FEATURES: mkfs --raid 5 OPTION sets the
+# ro_compat bits RO_COMPAT, fsck -v's features line starts with FEATURES
+comps_opt() {
+	./mkfs.exofs -q -f --raid 5 "$1" $S &&
+	[ "$(ro_compat $T/s0)" = "$2" ] &&
+	[[ "$(feats)" == "$3"* ]] &&
 	./fsck.exofs --strict $S > /dev/null
 }
-expect "--all-components: COMPONENTS without SIZED, fsck -v says 'components' alone" 0 comps_all
-comps_lazy() {
-	./mkfs.exofs -q -f --raid 5 --lazy-components $S &&
-	[ "$(ro_compat $T/s0)" = 6 ] &&
-	[[ "$(feats)" == " intent "* ]] &&
-	./fsck.exofs --strict $S > /dev/null
-}
-expect "--lazy-components: neither COMPONENTS nor SIZED" 0 comps_lazy
+expect "--all-components: COMPONENTS without SIZED, fsck -v says 'components' alone" 0 \
+	comps_opt --all-components 7 " components intent "
+expect "--lazy-components: neither COMPONENTS nor SIZED" 0 \
+	comps_opt --lazy-components 6 " intent "
 expect_msg "refuses --lazy-components with --all-components" \
 	"mkfs.exofs: --lazy-components and --all-components exclude each other" \
 	./mkfs.exofs -f --raid 5 --lazy-components --all-components $S
