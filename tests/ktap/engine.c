@@ -1597,6 +1597,60 @@ out:
 }
 
 /*
+ * Sized components and a store that refuses: a RAID5 object over three
+ * file stores and one whose writes fail with -ENOSPC. The write succeeds
+ * degraded, but the extent made is not raised (the full store's component
+ * may be missing); once that store is failed (skipped, its rebuild would
+ * make the component), the same write raises it.
+ */
+static void ot_eng_sized_refused(struct ot_ctx *ctx)
+{
+	struct ore_layout l = OT_L(ORE_RAID5, PAGE_SIZE, 4, 1, 1, 1);
+	struct ot_err_store es = { .error = -ENOSPC };
+	struct ore_store *stores[4];
+	struct ore_components oc = { .oid = 0x20310, .numdevs = 4,
+				     .stores = stores, .sized = true };
+	struct ore_io_state *ios;
+	struct page **pages;
+	unsigned int i, pass;
+	int err;
+
+	if (ctx->nr_fstores < 3) {
+		ot_skip(ctx, "not enough file stores");
+		return;
+	}
+	if (!OT_EXPECT_EQ(ctx, ore_verify_layout(4, &l), 0))
+		return;
+	es.store.ops = &ot_err_ops;
+	kref_init(&es.store.kref);
+	snprintf(es.store.name, sizeof(es.store.name), "test-enospc");
+	for (i = 0; i < 3; i++)
+		stores[i] = ctx->fstores[i];
+	stores[3] = &es.store;
+	pages = ot_alloc_pages(3);
+	if (!OT_EXPECT(ctx, pages, "no memory"))
+		return;
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			ore_store_set_state(&es.store, ORE_STORE_FAILED);
+		err = ore_get_rw_state(&l, &oc, false, 0, 3 * PAGE_SIZE, &ios);
+		if (!OT_EXPECT_EQ(ctx, err, 0))
+			break;
+		ios->pages = pages;
+		ios->nr_pages = 3;
+		err = ore_write(ios);
+		OT_EXPECT(ctx, !err && ios->degraded, "pass %u: write %d, degraded %d",
+			  pass, err, ios->degraded);
+		ore_put_io_state(ios);
+		OT_EXPECT_EQ(ctx, oc.made, pass ? 3 * PAGE_SIZE : 0);
+	}
+	for (i = 0; i < 3; i++)
+		if (ctx->fstores[i]->ops->remove(ctx->fstores[i], oc.oid))
+			ot_fail(ctx, __LINE__, "cannot remove 0x%llx", oc.oid);
+	ot_free_pages(pages, 3);
+}
+
+/*
  * A store rebuilding with a recovery offset (the state the rebuild of
  * issue 11 drives): below the offset its data is read from it, above it
  * reads come from the redundancy (parity, or the other mirror), and it is
@@ -2035,6 +2089,7 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_sized_components_raid5", ot_eng_sized, 4 },
 	{ "engine_sized_components_raid5_groups", ot_eng_sized, 5 },
 	{ "engine_sized_components_raid6", ot_eng_sized, 7 },
+	{ "engine_sized_components_not_made_past_a_refusal", ot_eng_sized_refused },
 	{ "engine_nospc_and_eio_reported_apart", ot_eng_nospc_eio },
 	{ "engine_rebuilding_store_raid5", ot_eng_rebuilding_case, 4 },
 	{ "engine_rebuilding_store_raid1", ot_eng_rebuilding_case, 2 },
