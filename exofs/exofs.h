@@ -221,7 +221,8 @@ struct exofs_retired {
  * @lazy_comps: no EXOFS_FEATURE_RO_COMPAT_COMPONENTS: components are
  *	made by their first write
  * @sized_comps: EXOFS_FEATURE_RO_COMPAT_SIZED (with COMPONENTS): the
- *	components of an inode's object exist as far as its size reaches
+ *	components of an inode's object exist as far as its record's i_made
+ *	reaches
  * @opt_degraded: the degraded option was given
  * @space_checked: jiffies of the last free space check of the stores
  * @space_low: a store had less than EXOFS_SPACE_LOW free at that check

@@ -695,7 +695,7 @@ static int exofs_intent_repair(struct exofs_intent *in,
 	any = exofs_intent_region_range(in, r, &oc, &off, &end);
 	err = exofs_intent_made(sbi, &oc);
 	if (err < 0)
-		pr_err("%s: object 0x%llx: cannot make the components its size reaches: %d\n",
+		pr_err("%s: object 0x%llx: cannot make the components its record reaches: %d\n",
 		       sbi->sb->s_id, r->oid, err);
 	if (err)
 		return err < 0 ? err : 0;

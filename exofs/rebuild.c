@@ -26,11 +26,11 @@
  * stripes it reads and rewrites. Between steps writes go on, to the new
  * store too; rows not rebuilt yet are rebuilt later from the others, which
  * hold those writes. Objects made meanwhile are created on the new store
- * by ore_create() or by their writes. The component is then cut to the length the kernel
- * writes for the inode's size (docs/exofs-format.md). With sized
- * components (EXOFS_FEATURE_RO_COMPAT_SIZED) a component that the extent
- * known made does not reach is neither created nor rebuilt: writes that
- * reach it later make it.
+ * by ore_create() or by their writes. The component is then cut to the
+ * length the kernel writes for the inode's size (docs/exofs-format.md).
+ * With sized components (EXOFS_FEATURE_RO_COMPAT_SIZED) a component that
+ * the extent known made does not reach is neither created nor rebuilt:
+ * writes that reach it later make it.
  *
  * Every EXOFS_REBUILD_CKPT_SECS the new store is flushed and the device
  * table records how far the rebuild is (exofs_dev_entry.rebuild_ino); a

@@ -202,10 +202,11 @@ bool ore_store_unbuilt(const struct ore_store *store, u64 obj_off);
  *	or a truncate that reaches it makes it. Nothing needs ore_create().
  *	exofs sets it with EXOFS_FEATURE_RO_COMPAT_SIZED.
  * @made: with @sized, the extent whose components are known to exist:
- *	the user sets it when it sets up @oc (the object's stored size, 0
+ *	the user sets it when it sets up @oc (what it recorded as made, 0
  *	for a new object) and only ORE changes it afterwards, raising it
- *	when a write or a truncate has made the components up to a
- *	further end. An I/O state takes the value it has when it is made.
+ *	when a write, a truncate or ore_make() has made the components up
+ *	to a further end (never past one that a store in service refused).
+ *	An I/O state takes the value it has when it is made.
  */
 struct ore_components {
 	u64 oid;
