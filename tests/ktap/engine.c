@@ -1382,7 +1382,7 @@ static void ot_eng_sized(struct ot_ctx *ctx)
 	u32 c;
 	int err;
 
-	if (!ot_eng_init(&e, ctx, l, false, 0x20300 + ctx->arg, 2))
+	if (!ot_eng_init(&e, ctx, l, false, 0x20400 + ctx->arg, 2))
 		return;
 	/* a new object: nothing made */
 	if (!OT_EXPECT_EQ(ctx, ore_get_io_state(&e.layout, &e.oc, &ios), 0))
@@ -1517,6 +1517,17 @@ static const struct ore_store_ops ot_err_ops = {
 	.release	= ot_err_release,
 };
 
+/* Set up @es as a store named "test-@name" whose writes fail with @error. */
+static void ot_err_store_init(struct ot_err_store *es, int error,
+			      const char *name)
+{
+	memset(es, 0, sizeof(*es));
+	es->error = error;
+	es->store.ops = &ot_err_ops;
+	kref_init(&es->store.kref);
+	snprintf(es->store.name, sizeof(es->store.name), "test-%s", name);
+}
+
 struct ot_dev_errors {
 	int error[4];
 	unsigned int calls;
@@ -1541,7 +1552,7 @@ static void ot_record_dev_error(struct ore_io_state *ios, u32 comp,
 static void ot_eng_nospc_eio(struct ot_ctx *ctx)
 {
 	struct ore_layout l = OT_L(ORE_RAID0, PAGE_SIZE, 4, 1, 1, 1);
-	struct ot_err_store es[2] = { { .error = -ENOSPC }, { .error = -EIO } };
+	struct ot_err_store es[2];
 	struct ore_store *stores[4];
 	struct ore_components oc = { .oid = 0x20300, .numdevs = 4,
 				     .stores = stores };
@@ -1557,11 +1568,9 @@ static void ot_eng_nospc_eio(struct ot_ctx *ctx)
 	}
 	if (!OT_EXPECT_EQ(ctx, ore_verify_layout(4, &l), 0))
 		return;
+	ot_err_store_init(&es[0], -ENOSPC, "enospc");
+	ot_err_store_init(&es[1], -EIO, "eio");
 	for (i = 0; i < 2; i++) {
-		es[i].store.ops = &ot_err_ops;
-		kref_init(&es[i].store.kref);
-		snprintf(es[i].store.name, sizeof(es[i].store.name),
-			 "test-%s", i ? "eio" : "enospc");
 		stores[i] = &es[i].store;
 		stores[i + 2] = ctx->fstores[i];
 	}
@@ -1606,7 +1615,7 @@ out:
 static void ot_eng_sized_refused(struct ot_ctx *ctx)
 {
 	struct ore_layout l = OT_L(ORE_RAID5, PAGE_SIZE, 4, 1, 1, 1);
-	struct ot_err_store es = { .error = -ENOSPC };
+	struct ot_err_store es;
 	struct ore_store *stores[4];
 	struct ore_components oc = { .oid = 0x20310, .numdevs = 4,
 				     .stores = stores, .sized = true };
@@ -1621,9 +1630,7 @@ static void ot_eng_sized_refused(struct ot_ctx *ctx)
 	}
 	if (!OT_EXPECT_EQ(ctx, ore_verify_layout(4, &l), 0))
 		return;
-	es.store.ops = &ot_err_ops;
-	kref_init(&es.store.kref);
-	snprintf(es.store.name, sizeof(es.store.name), "test-enospc");
+	ot_err_store_init(&es, -ENOSPC, "enospc");
 	for (i = 0; i < 3; i++)
 		stores[i] = ctx->fstores[i];
 	stores[3] = &es.store;
