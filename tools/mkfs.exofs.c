@@ -716,11 +716,10 @@ static int make_uuids(struct mkfs_opts *o, uint32_t n,
 	return 0;
 }
 
-/* Striped objects: root inode, bitmap, root directory. */
 /*
- * The root directory's record and bitmap bit. With sized components
- * (@sized) its i_made is its size: mkfs writes every component of it, and
- * those the size reaches must be there.
+ * Striped objects: the root's record, its bitmap bit, its directory. With
+ * sized components (@sized) the record's i_made is its size: mkfs writes
+ * every component of it, and those the size reaches must be there.
  */
 static int write_root(const struct exofs_stores *st,
 		      const struct timespec *now, int sized)

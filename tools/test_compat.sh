@@ -6,7 +6,8 @@
 # COMPAT_REV and this mkfs.exofs --lazy-components --consistency-policy
 # none (the format changes since: without them mkfs sets
 # EXOFS_FEATURE_RO_COMPAT_COMPONENTS and EXOFS_FEATURE_RO_COMPAT_SIZED
-# (still writing every component of the objects it makes) and, with
+# (still writing every component of the objects it makes, and the root's
+# record with its i_made) and, with
 # redundancy, EXOFS_FEATURE_RO_COMPAT_INTENT and
 # EXOFS_FEATURE_RO_COMPAT_CSUM, with s_csum_type, once padding, set, the
 # checksum heads (the extended
