@@ -461,7 +461,7 @@ static void exofs_write_end_io(struct exofs_wb *wb, int err)
 		queue_work(system_unbound_wq, &wb->work);
 		return;
 	}
-	if (oi->oc.sized && READ_ONCE(oi->oc.made) > READ_ONCE(oi->made_rec)) {
+	if (exofs_made_unrecorded(oi)) {
 		INIT_WORK(&wb->work, exofs_wb_made_work);
 		queue_work(system_unbound_wq, &wb->work);
 		return;
@@ -825,7 +825,7 @@ int exofs_truncate_object(struct inode *inode, loff_t size)
 	exofs_intent_end(sbi, &w);
 	exofs_wb_allow(inode);
 	/* sized components: the record says how far they are made */
-	if (oi->oc.sized && READ_ONCE(oi->oc.made) > READ_ONCE(oi->made_rec))
+	if (exofs_made_unrecorded(oi))
 		mark_inode_dirty_sync(inode);
 	return err;
 }

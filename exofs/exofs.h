@@ -374,6 +374,12 @@ struct exofs_i_info {
 	struct inode vfs_inode;
 };
 
+/* Sized components made further than @oi's record says (i_made)? */
+static inline bool exofs_made_unrecorded(struct exofs_i_info *oi)
+{
+	return oi->oc.sized && READ_ONCE(oi->oc.made) > READ_ONCE(oi->made_rec);
+}
+
 static inline struct exofs_sb_info *exofs_sb(struct super_block *sb)
 {
 	return sb->s_fs_info;

@@ -254,26 +254,25 @@ static int ore_op_make(struct ore_store *store, u32 comp, u64 oid, void *arg)
 }
 
 /*
- * ore_make_reach - make the components that the first @end bytes of
- * @ios's object reach, for a write starting at @end beyond the extent
- * known made (sized components, a hole before the write): the components
- * of the hole are not written, yet the size will reach them. Synchronous,
- * the creates in parallel, without filesystem reclaim (the caller may be
- * a writeback). Returns 0 (components on failed stores skipped: their
+ * Make the components of @oc that the first @end bytes reach and the
+ * first @made did not, then raise @oc->made to @end. Synchronous, the
+ * creates in parallel, without filesystem reclaim (the caller may be a
+ * writeback). Returns 0 (components on failed stores skipped: their
  * rebuild makes them) or a negative errno (nothing known made then).
  */
-int ore_make_reach(struct ore_io_state *ios, u64 end)
+static int ore_make_comps(const struct ore_layout *layout,
+			  struct ore_components *oc, u64 made, u64 end)
 {
 	struct ore_reach_arg ra = {
-		.layout = ios->layout,
-		.made = max(ore_priv(ios)->made, READ_ONCE(ios->oc->made)),
+		.layout = layout,
+		.made = made,
 		.end = end,
 	};
 	struct ore_io_state *mios;
 	unsigned int nofs;
 	int err;
 
-	err = ore_get_io_state(ios->layout, ios->oc, &mios);
+	err = ore_get_io_state(layout, oc, &mios);
 	if (err)
 		return err;
 	nofs = memalloc_nofs_save();
@@ -284,9 +283,26 @@ int ore_make_reach(struct ore_io_state *ios, u64 end)
 	ore_put_io_state(mios);
 	if (err)
 		return err;
-	ore_raise_made(ios->oc, end);
-	ore_priv(ios)->made = max(ore_priv(ios)->made, end);
+	ore_raise_made(oc, end);
 	return 0;
+}
+
+/*
+ * ore_make_reach - make the components that the first @end bytes of
+ * @ios's object reach, for a write starting at @end beyond the extent
+ * known made (sized components, a hole before the write): the components
+ * of the hole are not written, yet the size will reach them. Returns 0 or
+ * a negative errno, as ore_make_comps().
+ */
+int ore_make_reach(struct ore_io_state *ios, u64 end)
+{
+	u64 made = max(ore_priv(ios)->made, READ_ONCE(ios->oc->made));
+	int err;
+
+	err = ore_make_comps(ios->layout, ios->oc, made, end);
+	if (!err)
+		ore_priv(ios)->made = max(ore_priv(ios)->made, end);
+	return err;
 }
 
 /**
@@ -307,17 +323,12 @@ int ore_make_reach(struct ore_io_state *ios, u64 end)
 int ore_make(const struct ore_layout *layout, struct ore_components *oc,
 	     u64 size)
 {
-	struct ore_io_state *ios;
-	int err;
+	u64 made;
 
 	if (!oc->sized || oc->lazy)
 		return -EINVAL;
-	err = ore_get_io_state(layout, oc, &ios);
-	if (err)
-		return err;
-	err = size > ore_priv(ios)->made ? ore_make_reach(ios, size) : 0;
-	ore_put_io_state(ios);
-	return err;
+	made = READ_ONCE(oc->made);
+	return size > made ? ore_make_comps(layout, oc, made, size) : 0;
 }
 EXPORT_SYMBOL_GPL(ore_make);
 
