@@ -420,25 +420,19 @@ static void exofs_wb_redirty_work(struct work_struct *work)
 
 /*
  * The write made components the record's i_made does not reach yet (sized
- * components): the record is updated in the inode table's cache now, from
- * process context and before the write ends, so that a sync (or umount)
- * that waits for the write writes it with the table; merely dirtying the
- * inode would leave it to the next writeback. Under writeback the inode
- * cannot go away; an unlinked one is not written (its delete frees it).
+ * components): the inode is dirtied and listed, from process context and
+ * before the write ends, so that the sync (or umount) that waits for the
+ * write puts its record in the table before it writes the table
+ * (exofs_made_dirty()). Under writeback the inode cannot go away; an
+ * unlinked one needs no record (its delete frees it).
  */
 static void exofs_wb_made_work(struct work_struct *work)
 {
 	struct exofs_wb *wb = container_of(work, struct exofs_wb, work);
 	struct inode *inode = wb->io.inode;
-	int err;
 
-	if (inode->i_nlink) {
-		err = exofs_write_inode(inode, NULL);
-		if (err)
-			pr_warn_ratelimited("%s: inode %lu: cannot record how far its components are made: %d\n",
-					    inode->i_sb->s_id, inode->i_ino,
-					    err);
-	}
+	if (inode->i_nlink)
+		exofs_made_dirty(inode);
 	exofs_wb_finish(wb);
 }
 

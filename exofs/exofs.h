@@ -251,6 +251,12 @@ struct exofs_retired {
  * @csum_lock: protects @csum_fix_off against the queueing of repairs
  * @csum_fix_off: no repair may be queued or run (remount read-only,
  *	unmount: exofs_csum_pause())
+ * @made_lock: protects @made_list and &exofs_i_info.made_node
+ * @made_list: inodes whose writes made components their record's i_made
+ *	does not reach yet (exofs_made_dirty()); a sync puts them in the
+ *	inode table (exofs_record_made())
+ * @made_mutex: one exofs_record_made() at a time, so that a sync does not
+ *	return while another one still holds an inode it took off the list
  */
 struct exofs_sb_info {
 	struct super_block *sb;
@@ -302,6 +308,9 @@ struct exofs_sb_info {
 	struct workqueue_struct *csum_wq;
 	spinlock_t csum_lock;		/* irq safe: taken at I/O completion */
 	bool csum_fix_off;
+	spinlock_t made_lock;		/* process context only */
+	struct list_head made_list;
+	struct mutex made_mutex;	/* outside the inode table folio locks */
 };
 
 /**
@@ -339,6 +348,7 @@ enum {
 	EXOFS_I_NEW_LINK,	/* a new name points at it; fsync syncs parent */
 	EXOFS_I_NEW_INODE,	/* allocated since the bitmap was last synced */
 	EXOFS_I_TAIL_CLEAN,	/* the stores hold nothing beyond the EOF page */
+	EXOFS_I_MADE_BUSY,	/* exofs_record_made() is writing its record */
 };
 
 /**
@@ -352,6 +362,9 @@ enum {
  * @wb_list: writes in flight that cover a stripe only partially
  * @wb_nr: writes in flight
  * @wb_excl: a truncate waits for the writes to drain and keeps new ones out
+ * @made_rec: @oc.made as last put in the record (i_made)
+ * @made_node: in &exofs_sb_info.made_list while the record's i_made may
+ *	be behind @oc.made
  * @i_data: inline symlink target (NUL terminated)
  * @vfs_inode: the VFS inode
  *
@@ -369,7 +382,8 @@ struct exofs_i_info {
 	struct list_head wb_list;
 	unsigned int wb_nr;
 	bool wb_excl;
-	u64 made_rec;			/* oc.made as last put in the record */
+	u64 made_rec;
+	struct list_head made_node;	/* under exofs_sb_info.made_lock */
 	u8 i_data[EXOFS_INLINE_SIZE];
 	struct inode vfs_inode;
 };
@@ -444,6 +458,8 @@ int exofs_create_object(struct inode *inode);
 struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 			      umode_t mode);
 int exofs_write_inode(struct inode *inode, struct writeback_control *wbc);
+void exofs_made_dirty(struct inode *inode);
+int exofs_record_made(struct exofs_sb_info *sbi);
 void exofs_evict_inode(struct inode *inode);
 int exofs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 		  struct iattr *attr);

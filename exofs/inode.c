@@ -393,6 +393,83 @@ int exofs_write_inode(struct inode *inode, struct writeback_control *wbc)
 	return exofs_put_record(inode->i_sb, inode->i_ino, inode);
 }
 
+/**
+ * exofs_made_dirty - a write made components beyond the record's i_made
+ * @inode: the inode, under writeback (it cannot go away)
+ *
+ * Sized components: the record must come to say so. The inode is dirtied,
+ * for the flusher, and listed for the next sync, whose own pass over the
+ * dirty inodes may have gone by before the write ended: exofs_sync_fs()
+ * puts every listed record in the inode table before it writes the table
+ * (exofs_record_made()). Process context.
+ */
+void exofs_made_dirty(struct inode *inode)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+
+	mark_inode_dirty_sync(inode);
+	spin_lock(&sbi->made_lock);
+	if (list_empty(&oi->made_node))
+		list_add_tail(&oi->made_node, &sbi->made_list);
+	spin_unlock(&sbi->made_lock);
+}
+
+/**
+ * exofs_record_made - put the records of the listed inodes in the table
+ * @sbi: the filesystem
+ *
+ * Every inode exofs_made_dirty() listed gets its record (with its i_made)
+ * written to the inode table's cache, one after another from here: a
+ * sync does this once for all the files its writeback made, instead of
+ * one update per file as its write ends, which contended for the table's
+ * folios with the writeback of the table itself.
+ *
+ * Return: 0, or the first error of a record update (logged).
+ */
+int exofs_record_made(struct exofs_sb_info *sbi)
+{
+	struct exofs_i_info *oi;
+	unsigned int nofs;
+	int err = 0, e;
+
+	mutex_lock(&sbi->made_mutex);
+	/* reclaim must not evict (and wait for) the inode held here */
+	nofs = memalloc_nofs_save();
+	spin_lock(&sbi->made_lock);
+	while ((oi = list_first_entry_or_null(&sbi->made_list,
+					      struct exofs_i_info,
+					      made_node))) {
+		list_del_init(&oi->made_node);
+		set_bit(EXOFS_I_MADE_BUSY, &oi->state);
+		spin_unlock(&sbi->made_lock);
+		if (oi->vfs_inode.i_nlink && exofs_made_unrecorded(oi)) {
+			e = exofs_write_inode(&oi->vfs_inode, NULL);
+			if (!err)
+				err = e;
+		}
+		clear_and_wake_up_bit(EXOFS_I_MADE_BUSY, &oi->state);
+		cond_resched();
+		spin_lock(&sbi->made_lock);
+	}
+	spin_unlock(&sbi->made_lock);
+	memalloc_nofs_restore(nofs);
+	mutex_unlock(&sbi->made_mutex);
+	return err;
+}
+
+/* An inode leaving the cache leaves the list, or waits to be put off it. */
+static void exofs_made_forget(struct inode *inode)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+
+	spin_lock(&sbi->made_lock);
+	list_del_init(&oi->made_node);
+	spin_unlock(&sbi->made_lock);
+	wait_on_bit(&oi->state, EXOFS_I_MADE_BUSY, TASK_UNINTERRUPTIBLE);
+}
+
 /* ore_check_io() of a remove: a store in service kept its component. */
 static void exofs_remove_left(struct ore_io_state *ios, u32 comp,
 			      struct ore_store *store, u64 offset, int error)
@@ -448,6 +525,8 @@ void exofs_evict_inode(struct inode *inode)
 		   inode->i_ino != EXOFS_IBITMAP_INO;
 
 	truncate_inode_pages_final(&inode->i_data);
+	/* its writes have ended: none lists it again */
+	exofs_made_forget(inode);
 	if (del && !sb_rdonly(inode->i_sb))
 		exofs_delete_inode(inode);
 	clear_inode(inode);

@@ -244,6 +244,9 @@ static struct exofs_sb_info *exofs_alloc_sbi(struct super_block *sb,
 	mutex_init(&sbi->alloc_mutex);
 	INIT_WORK(&sbi->sb_work, exofs_sb_work);
 	spin_lock_init(&sbi->fail_lock);
+	spin_lock_init(&sbi->made_lock);
+	INIT_LIST_HEAD(&sbi->made_list);
+	mutex_init(&sbi->made_mutex);
 	INIT_LIST_HEAD(&sbi->held);
 	init_waitqueue_head(&sbi->fail_wait);
 	init_completion(&sbi->kobj_unregister);
@@ -505,15 +508,22 @@ static void exofs_init_once(void *p)
 
 	spin_lock_init(&oi->wlock);
 	INIT_LIST_HEAD(&oi->wb_list);
+	INIT_LIST_HEAD(&oi->made_node);
 	inode_init_once(&oi->vfs_inode);
 }
 
-/* Write the inode table and bitmap pages and flush every store. */
+/*
+ * Write the records still behind their inode's i_made, the inode table and
+ * bitmap pages, and flush every store.
+ */
 static int exofs_sync_meta(struct exofs_sb_info *sbi)
 {
 	int err, err2;
 
-	err = filemap_write_and_wait(sbi->itable->i_mapping);
+	err = exofs_record_made(sbi);
+	err2 = filemap_write_and_wait(sbi->itable->i_mapping);
+	if (!err)
+		err = err2;
 	err2 = filemap_write_and_wait(sbi->ibitmap->i_mapping);
 	if (!err)
 		err = err2;
@@ -527,6 +537,7 @@ static int exofs_sync_fs(struct super_block *sb, int wait)
 	int err, err2;
 
 	if (!wait) {
+		exofs_record_made(sbi);
 		filemap_fdatawrite(sbi->itable->i_mapping);
 		filemap_fdatawrite(sbi->ibitmap->i_mapping);
 		return 0;
