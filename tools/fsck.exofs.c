@@ -36,7 +36,12 @@
  * checksums with them); both are reported as "REPAIRED:" lines. Nothing
  * else is repaired. Problems are printed as "ERROR:" and "WARNING:" lines;
  * warnings are what a crash may legitimately leave (leaked inodes and
- * objects, stale counters) and count as errors with --strict. The
+ * objects, stale counters) and count as errors with --strict. What the
+ * next mount repairs after a crash (EXOFS_FEATURE_RO_COMPAT_INTENT:
+ * parity and mirrors of the regions the intent record names, the
+ * components of their objects whose create the crash lost) is printed as
+ * "NOTE:" lines, never an error; --repair does what the mount would (the
+ * components made empty, the parity recomputed: "REPAIRED:"). The
  * filesystem must not be mounted.
  *
  * Exit status (as e2fsck): 0 clean, 1 errors found were all repaired, 4
@@ -62,7 +67,7 @@
 #define PROG	"fsck.exofs"
 
 static int verbose, strict, check_data = 1, repair;
-static unsigned long n_errors, n_warnings, n_repaired;
+static unsigned long n_errors, n_warnings, n_repaired, n_notes;
 
 /* Problems printed in full; past that only counted (see the summary). */
 #define MAX_PRINTED	200
@@ -182,6 +187,19 @@ static __attribute__((format(printf, 1, 2))) void warning(const char *fmt,
 	va_end(ap);
 }
 
+/*
+ * What a crash left that the next mount repairs (EXOFS_FEATURE_RO_COMPAT_INTENT):
+ * printed always, neither an error nor a warning.
+ */
+static __attribute__((format(printf, 1, 2))) void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("NOTE", "notes", &n_notes, fmt, ap);
+	va_end(ap);
+}
+
 static void info(const char *fmt, ...)
 {
 	va_list ap;
@@ -228,7 +246,61 @@ struct fsck {
 	uint8_t uuid[EXOFS_UUID_SIZE];
 	uint64_t n_valid_dirs;	/* valid directory records (pass 2's total) */
 	uint64_t n_files, n_dirs, n_symlinks, n_special, bytes;
+	struct flight *flight;	/* the intent records' regions, sorted */
+	size_t n_flight;
 };
+
+/* One region an intent record names: logical bytes [start, end) of oid. */
+struct flight {
+	uint64_t oid;
+	uint64_t start;
+	uint64_t end;
+};
+
+static int flight_cmp(const void *a, const void *b)
+{
+	const struct flight *x = a, *y = b;
+
+	if (x->oid != y->oid)
+		return x->oid < y->oid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+/* The first region of @oid in the records, or NULL. */
+static const struct flight *oid_flight(const struct fsck *f, uint64_t oid)
+{
+	size_t lo = 0, hi = f->n_flight;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->flight[mid].oid < oid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->n_flight && f->flight[lo].oid == oid ?
+	       &f->flight[lo] : NULL;
+}
+
+/*
+ * &ore_user_obj.in_flight: does a region of the intent records overlap
+ * logical bytes [@off, @off + @len) of the object?
+ */
+static int row_in_flight(struct ore_user_obj *obj, uint64_t off, uint64_t len)
+{
+	const struct exofs_obj *o = (const void *)((const char *)obj -
+					offsetof(struct exofs_obj, obj));
+	const struct fsck *f = obj->flight_private;
+	const struct flight *r = oid_flight(f, o->oid);
+
+	for (; r && r < f->flight + f->n_flight && r->oid == o->oid; r++)
+		if (r->start < off + len && off < r->end)
+			return 1;
+	return 0;
+}
 
 static int read_file(const char *path, void *buf, size_t len)
 {
@@ -246,10 +318,34 @@ static int read_file(const char *path, void *buf, size_t len)
 
 /*
  * The intent record of every store (EXOFS_INTENT_OID): both slots checked;
- * the regions of the newest valid one are reported. Regions left by a
- * crash are not errors: the next mount repairs their parity (until then
- * the parity checks below may find them).
+ * the regions of the newest valid one are reported and kept (f->flight).
+ * Regions left by a crash are not errors: the next mount makes the
+ * components of their objects that the crash kept it from making (empty)
+ * and recomputes their parity; the checks below report those as notes
+ * (and --repair does the same).
  */
+/* Keep the regions of the valid record @h (checked: ih_count fits). */
+static void keep_flight(struct fsck *f, const struct exofs_intent_hdr *h)
+{
+	const struct exofs_intent_ent *e = (const void *)(h + 1);
+	uint64_t region = le64toh(h->ih_region);
+	uint32_t n = le32toh(h->ih_count), k;
+	struct flight *t;
+
+	t = realloc(f->flight, (f->n_flight + n) * sizeof(*t));
+	if (!t) {
+		error("out of memory");
+		return;
+	}
+	f->flight = t;
+	for (k = 0; k < n; k++) {
+		t = &f->flight[f->n_flight++];
+		t->oid = le64toh(e[k].ie_oid);
+		t->start = le64toh(e[k].ie_region) * region;
+		t->end = t->start + region;
+	}
+}
+
 static void check_intent(struct fsck *f)
 {
 	uint64_t region = exofs_intent_region(f->st.layout.stripe_length);
@@ -306,12 +402,16 @@ static void check_intent(struct fsck *f)
 			if (!best || le64toh(h->ih_seq) > le64toh(best->ih_seq))
 				best = h;
 		}
-		if (best && best->ih_count)
+		if (best && best->ih_count) {
 			info("store %u: intent record %llu names %u regions with writes in flight: the next mount repairs their parity",
 			     i, (unsigned long long)le64toh(best->ih_seq),
 			     le32toh(best->ih_count));
+			keep_flight(f, best);
+		}
 	}
 	free(buf);
+	if (f->n_flight)
+		qsort(f->flight, f->n_flight, sizeof(*f->flight), flight_cmp);
 }
 
 /* Superblocks: returns 0 when a reference superblock was found. */
@@ -471,7 +571,10 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	     f->csum ? ore_user_csum_name(f->csum) : "",
 	     f->csum ? ")" : "",
 	     f->lazy_comps && !f->intent && !f->csum ? " none" : "");
-	if (f->state != EXOFS_STATE_CLEAN)
+	/* with the intent record, the mount repairs what a crash left */
+	if (f->state != EXOFS_STATE_CLEAN && f->intent)
+		note("filesystem is not clean (mounted, or not unmounted cleanly): the next mount repairs the regions of the intent record");
+	else if (f->state != EXOFS_STATE_CLEAN)
 		warning("filesystem is not clean (mounted, or not unmounted cleanly)");
 	free(sb);
 	free(ok);
@@ -510,6 +613,46 @@ static int comp_absent_ok(const struct fsck *f, uint64_t oid, uint32_t comp,
  * docs/exofs-format.md, the component holding the last byte to the end of
  * its page, parity to the end of the longest data page of its row.
  */
+/*
+ * May a component of @oid that its record's i_made reaches be absent
+ * because a crash lost its create? With EXOFS_FEATURE_RO_COMPAT_SIZED,
+ * for an inode's object named by the intent records (the inode table and
+ * bitmap keep every component from mkfs on).
+ */
+static int comp_maybe_unmade(const struct fsck *f, uint64_t oid)
+{
+	return f->sized && oid >= EXOFS_INO_OID_BASE && oid_flight(f, oid);
+}
+
+/*
+ * Component @comp of @oid, which its record's i_made reaches, is absent,
+ * and @oid has writes in flight in the intent records: a crash can keep
+ * the record (one store's journal) and lose the create (another's). The
+ * next mount makes it, empty, and recomputes the parity of the regions;
+ * --repair makes it now (the parity check after it does the rest).
+ */
+static void comp_not_made(uint64_t oid, uint32_t comp,
+			  const char *what, const char *dir, const char *path)
+{
+	int fd;
+
+	if (!repair) {
+		note("%s: object 0x%llx component %u is not made on store %s (%s); the object had writes in flight at a crash: the next mount makes it (empty)",
+		     what, (unsigned long long)oid, comp, dir, path);
+		return;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		error("%s: object 0x%llx component %u on store %s: cannot make %s: %s",
+		      what, (unsigned long long)oid, comp, dir, path,
+		      strerror(errno));
+		return;
+	}
+	close(fd);
+	repaired("%s: object 0x%llx component %u on store %s, not made (writes in flight at a crash): made empty",
+		 what, (unsigned long long)oid, comp, dir);
+}
+
 static void check_components(struct fsck *f, uint64_t oid, const char *what,
 			     uint64_t size, uint64_t made)
 {
@@ -529,6 +672,10 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 			if (errno == ENOENT &&
 			    comp_absent_ok(f, oid, c, made))
 				continue;	/* a hole, or not reached */
+			if (errno == ENOENT && comp_maybe_unmade(f, oid)) {
+				comp_not_made(oid, c, what, dir, path);
+				continue;
+			}
 			error("%s: object 0x%llx component %u is missing on store %s (%s: %s)",
 			      what, (unsigned long long)oid, c, dir, path,
 			      strerror(errno));
@@ -560,7 +707,10 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
  * instead (ORE_USER_MISSING), as for the kernel: reads rebuild it from
  * the redundancy, and the parity check neither compares nor, with
  * --repair, rewrites the parity of its stripes from zeros (which would
- * destroy the only copy of its data).
+ * destroy the only copy of its data). Unless the intent records name
+ * @oid: then the crash may have lost its create, and the next mount makes
+ * it empty (comp_not_made()); the parity check's mismatches in the
+ * records' regions are notes (row_in_flight()).
  */
 static int fsck_obj_open(struct fsck *f, uint64_t oid, uint64_t made,
 			 struct exofs_obj *o)
@@ -573,8 +723,11 @@ static int fsck_obj_open(struct fsck *f, uint64_t oid, uint64_t made,
 		return err;
 	for (c = 0; c < f->st.layout.num_comps; c++)
 		if (o->comps[c].fd == ORE_USER_EMPTY &&
-		    !comp_absent_ok(f, oid, c, made))
+		    !comp_absent_ok(f, oid, c, made) &&
+		    !comp_maybe_unmade(f, oid))
 			o->comps[c].fd = ORE_USER_MISSING;
+	o->obj.in_flight = row_in_flight;
+	o->obj.flight_private = f;
 	return 0;
 }
 
@@ -601,7 +754,26 @@ struct csum_walk {
 	uint8_t *unit;
 	uint64_t first_bad;	/* object offset of the first bad block */
 	uint64_t repaired, failed;
+	uint64_t flight;	/* of the bad blocks, those in flight */
+	uint64_t restamped;	/* of those, restamped from the data */
+	const char *side;	/* the side file's path */
 };
+
+/*
+ * Is the block at object offset @off of component @comp of @o in a stripe
+ * row that the intent records say had writes in flight?
+ */
+static int block_in_flight(struct exofs_obj *o, uint32_t comp, uint64_t off)
+{
+	const struct ore_layout *l = &o->obj.layout;
+	uint32_t group = comp / l->mirrors_p1 / l->group_width;
+
+	return o->obj.in_flight &&
+	       o->obj.in_flight(&o->obj,
+				ore_user_row_offset(l, group,
+						    off / l->stripe_unit),
+				l->stripe_length);
+}
 
 /*
  * A block at object offset @off of the component that does not match its
@@ -616,6 +788,20 @@ static int csum_bad_block(void *arg, uint64_t off, uint32_t want,
 	uint32_t su = w->o->obj.layout.stripe_unit;
 	const uint8_t *blk;
 
+	/*
+	 * Writes in flight at a crash: entries and data reached the store in
+	 * no particular order; the next mount restamps the entries from the
+	 * data (after recomputing the parity), and so does --repair.
+	 */
+	if (block_in_flight(w->o, w->comp, off)) {
+		w->flight++;
+		if (repair &&
+		    !ore_user_csum_stamp(c, w->o->st->csum_type,
+					 &w->o->csum_fds[w->comp], w->side,
+					 off, ORE_CSUM_BLOCK))
+			w->restamped++;
+		return 0;
+	}
 	if (w->first_bad == ~0ULL)
 		w->first_bad = off;
 	info("  component %u block at offset %llu: checksum %08x, data %08x",
@@ -677,6 +863,30 @@ static int bad_head(struct fsck *f, struct exofs_obj *o, uint32_t c,
 	return 1;
 }
 
+/* The blocks of a component whose entries differ where writes were in flight. */
+static void csum_flight_report(struct fsck *f, struct exofs_obj *o, uint32_t c,
+			       const struct csum_walk *w, const char *what)
+{
+	if (!w->flight)
+		return;
+	if (!repair)
+		note("%s: object 0x%llx component %u on store %s: %llu blocks differ from their checksums where the intent record had writes in flight at a crash: the next mount restamps them",
+		     what, (unsigned long long)o->oid, c,
+		     comp_store(f, o, (int)c),
+		     (unsigned long long)w->flight);
+	else if (w->restamped == w->flight)
+		repaired("%s: object 0x%llx component %u on store %s: %llu checksums restamped from the data (writes in flight at a crash)",
+			 what, (unsigned long long)o->oid, c,
+			 comp_store(f, o, (int)c),
+			 (unsigned long long)w->flight);
+	else
+		error("%s: object 0x%llx component %u on store %s: %llu of %llu checksums could not be restamped (writes in flight at a crash)",
+		      what, (unsigned long long)o->oid, c,
+		      comp_store(f, o, (int)c),
+		      (unsigned long long)(w->flight - w->restamped),
+		      (unsigned long long)w->flight);
+}
+
 /*
  * With data checksums: every block of every component of @o that has an
  * entry, in its head or its side file, verified (with --repair, rebuilt
@@ -698,14 +908,24 @@ static void check_csums(struct fsck *f, struct exofs_obj *o, const char *what)
 		return;
 	}
 	for (c = 0; c < l->num_comps; c++) {
+		char side[4096];
 		int64_t nbad;
 
 		if (o->comps[c].fd < 0)
 			continue;
+		if (ore_user_csum_path(side, sizeof(side),
+				       comp_store(f, o, (int)c), o->oid) >=
+		    (int)sizeof(side)) {
+			error("%s: object 0x%llx component %u: store path too long",
+			      what, (unsigned long long)o->oid, c);
+			continue;
+		}
+		w.side = side;
 		w.comp = c;
 		w.row = ~0ULL;
 		w.first_bad = ~0ULL;
 		w.repaired = w.failed = 0;
+		w.flight = w.restamped = 0;
 		nbad = ore_user_csum_verify(&o->comps[c], f->csum,
 					    o->csum_fds[c], csum_bad_block, &w,
 					    &f->csum_blocks);
@@ -723,6 +943,8 @@ static void check_csums(struct fsck *f, struct exofs_obj *o, const char *what)
 			      comp_store(f, o, (int)c), strerror((int)-nbad));
 			continue;
 		}
+		csum_flight_report(f, o, c, &w, what);
+		nbad -= (int64_t)w.flight;
 		if (!nbad)
 			continue;
 		f->csum_bad += (uint64_t)nbad;
@@ -778,6 +1000,19 @@ static void check_parity(struct fsck *f, struct exofs_obj *o, uint64_t size,
 		else
 			error("%s", msg);
 	}
+	if (rep.in_flight && !repair)
+		note("%s: object 0x%llx: %llu stripe rows with bad parity or differing mirrors where the intent record had writes in flight at a crash: the next mount recomputes them",
+		     what, (unsigned long long)o->oid,
+		     (unsigned long long)rep.in_flight);
+	else if (rep.in_flight && !rep.repair_failed)
+		repaired("%s: object 0x%llx: %llu stripe rows with writes in flight at a crash recomputed",
+			 what, (unsigned long long)o->oid,
+			 (unsigned long long)rep.in_flight);
+	else if (rep.in_flight && !rep.bad_parity && !rep.bad_mirror)
+		error("%s: object 0x%llx: repair of %llu stripe rows with writes in flight at a crash: %llu writes failed",
+		      what, (unsigned long long)o->oid,
+		      (unsigned long long)rep.in_flight,
+		      (unsigned long long)rep.repair_failed);
 	if (rep.unreadable && !f->degraded)
 		error("%s: object 0x%llx: %llu stripe units unreadable",
 		      what, (unsigned long long)o->oid,
@@ -924,12 +1159,13 @@ static void check_dir(struct fsck *f, uint64_t dino, uint64_t *queue,
 	int err;
 
 	snprintf(what, sizeof(what), "directory %llu", (unsigned long long)dino);
+	/* first: --repair makes the components a crash kept from being made */
+	check_components(f, EXOFS_INO_OID(dino), what, d->size, d->made);
 	err = fsck_obj_open(f, EXOFS_INO_OID(dino), d->made, &o);
 	if (err) {
 		error("%s: cannot open its object: %s", what, strerror(-err));
 		return;
 	}
-	check_components(f, EXOFS_INO_OID(dino), what, d->size, d->made);
 	check_csums(f, &o, what);
 	buf = malloc(d->size);
 	if (!buf || ore_user_read(&o.obj, 0, buf, d->size)) {
@@ -1342,6 +1578,10 @@ done:
 	       f.degraded ? " (degraded: some stores not checked)" : "");
 	if (n_repaired)
 		printf(PROG ": %lu objects repaired\n", n_repaired);
+	if (n_notes)
+		printf(PROG ": %lu notes: what a crash left in the regions of the intent record, which the next mount repairs\n",
+		       n_notes);
+	free(f.flight);
 	if (n_errors || (strict && n_warnings))
 		return 4;
 	return n_repaired ? 1 : 0;

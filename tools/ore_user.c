@@ -695,12 +695,41 @@ static int check_row_copies(struct ore_user_obj *obj, struct row_buf *rb,
 	return lost;
 }
 
+uint64_t ore_user_row_offset(const struct ore_layout *l, uint32_t group,
+			     uint64_t row)
+{
+	return row / l->group_depth * l->super_stripe +
+	       group * l->group_length +
+	       row % l->group_depth * l->stripe_length;
+}
+
+/*
+ * The mismatches found in a row (since @before) that had writes in flight
+ * at a crash: counted in @rep->in_flight, not as bad. Unreadable units
+ * stay what they are.
+ */
+static void count_in_flight(struct ore_user_report *rep,
+			    const struct ore_user_report *before, int *bad)
+{
+	if (!*bad && rep->bad_mirror == before->bad_mirror)
+		return;
+	rep->in_flight++;
+	rep->bad_mirror = before->bad_mirror;
+	*bad = 0;
+	if (rep->unreadable == before->unreadable) {
+		rep->first_bad_comp = before->first_bad_comp;
+		rep->first_bad_offset = before->first_bad_offset;
+		rep->first_bad_what = before->first_bad_what;
+	}
+}
+
 int ore_user_check(struct ore_user_obj *obj, uint64_t size, int repair,
 		   struct ore_user_report *rep)
 {
 	const struct ore_layout *l = &obj->layout;
 	uint32_t su = l->stripe_unit;
 	uint8_t *tmp = NULL, *p = NULL, *q = NULL;
+	struct ore_user_report before;
 	struct row_buf rb;
 	uint32_t g;
 	int err;
@@ -723,10 +752,7 @@ int ore_user_check(struct ore_user_obj *obj, uint64_t size, int repair,
 		uint64_t r;
 
 		for (r = 0;; r++) {
-			uint64_t M = r / l->group_depth, N = r % l->group_depth;
-			uint64_t nr, start = M * l->super_stripe +
-					 g * l->group_length +
-					 N * l->stripe_length;
+			uint64_t nr, start = ore_user_row_offset(l, g, r);
 			int bad = 0;
 
 			if (start >= size)
@@ -741,16 +767,22 @@ int ore_user_check(struct ore_user_obj *obj, uint64_t size, int repair,
 			rb.group = g;
 			rb.row = r;
 			rep->rows++;
-			if (check_row_copies(obj, &rb, g, r, tmp, repair, rep) ||
-			    !l->parity)
-				continue;
-			ore_user_gen_pq(rb.cols, l->data_width, su, p,
-					l->parity > 1 ? q : NULL);
-			check_parity_col(obj, g, r, l->data_width, p, tmp,
-					 repair, rep, &bad);
-			if (l->parity > 1)
-				check_parity_col(obj, g, r, l->data_width + 1,
-						 q, tmp, repair, rep, &bad);
+			before = *rep;
+			if (!check_row_copies(obj, &rb, g, r, tmp, repair, rep) &&
+			    l->parity) {
+				ore_user_gen_pq(rb.cols, l->data_width, su, p,
+						l->parity > 1 ? q : NULL);
+				check_parity_col(obj, g, r, l->data_width, p,
+						 tmp, repair, rep, &bad);
+				if (l->parity > 1)
+					check_parity_col(obj, g, r,
+							 l->data_width + 1, q,
+							 tmp, repair, rep,
+							 &bad);
+			}
+			if (obj->in_flight &&
+			    obj->in_flight(obj, start, l->stripe_length))
+				count_in_flight(rep, &before, &bad);
 			rep->bad_parity += bad;
 		}
 	}

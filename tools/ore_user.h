@@ -49,6 +49,12 @@ struct ore_user_comp {
  *	depends on a component's bytes (exofs_user: the checksum side
  *	files). Its negative errno fails the write.
  * @private: for @written
+ * @in_flight: NULL, or says whether the stripe row at logical bytes
+ *	[@off, @off + @len) may have had writes in flight at a crash (exofs:
+ *	a region its intent record names, whose parity the next mount
+ *	recomputes): ore_user_check() counts the mismatches of such a row in
+ *	&ore_user_report.in_flight instead of as bad (and repairs them alike)
+ * @flight_private: for @in_flight
  */
 struct ore_user_obj {
 	struct ore_layout layout;
@@ -58,6 +64,8 @@ struct ore_user_obj {
 	int (*written)(struct ore_user_obj *obj, uint32_t comp, uint64_t off,
 		       uint64_t len);
 	void *private;
+	int (*in_flight)(struct ore_user_obj *obj, uint64_t off, uint64_t len);
+	void *flight_private;
 };
 
 /**
@@ -71,11 +79,15 @@ struct ore_user_obj {
  * @first_bad_comp: component of the first mismatch, or -1
  * @first_bad_offset: its object offset
  * @first_bad_what: "P", "Q", "mirror" or "read"
+ * @in_flight: rows with bad parity or differing mirrors that
+ *	&ore_user_obj.in_flight said may have had writes in flight; not in
+ *	@bad_parity, @bad_mirror nor the first_bad fields
  */
 struct ore_user_report {
 	uint64_t rows;
 	uint64_t bad_parity;
 	uint64_t bad_mirror;
+	uint64_t in_flight;
 	uint64_t unreadable;
 	uint64_t repaired;
 	uint64_t repair_failed;
@@ -112,6 +124,13 @@ int ore_user_write(struct ore_user_obj *obj, uint64_t offset,
  */
 int ore_user_read(struct ore_user_obj *obj, uint64_t offset, void *buf,
 		  size_t len);
+
+/*
+ * ore_user_row_offset - the logical offset of stripe row @row of group
+ * @group (the rows a component of the group holds: its stripe unit @row).
+ */
+uint64_t ore_user_row_offset(const struct ore_layout *l, uint32_t group,
+			     uint64_t row);
 
 /*
  * ore_user_check - check every stripe row holding logical bytes below

@@ -7,11 +7,13 @@
  *   exofs_mutate --fuzz N SEED0 MNT PRISTINE STORE_DIR...
  *   exofs_mutate set sb FIELD VALUE STORE_DIR...
  *   exofs_mutate set inode INO FIELD VALUE STORE_DIR...
+ *   exofs_mutate set intent OID REGION STORE_DIR...
  *
  * The "set" forms make one chosen change (for regression tests): a field of
  * the superblock on every store, or of an inode record, named as in
  * include/ore/exofs_fs.h, with the checksums (the data checksums too) and
- * the parity fixed up.
+ * the parity fixed up; or an intent record naming region REGION of object
+ * OID (writes in flight there, as a crash leaves it) on every store.
  *
  * SEED picks the target and the damage; a line saying what was done goes
  * to stdout. About half of the mutations are "semantic": a field of a
@@ -187,7 +189,58 @@ static const struct field *find_field(const struct field *t, size_t n,
 	return NULL;
 }
 
-/* exofs_mutate set sb|inode ...: see the top of the file. */
+/*
+ * exofs_mutate set intent OID REGION STORE_DIR...: on every store, an
+ * intent record (sequence 1, slot 1) whose one entry is REGION of OID.
+ */
+static int set_intent(int argc, char **argv)
+{
+	static uint8_t slot[EXOFS_INTENT_SLOT];
+	struct exofs_intent_hdr *h = (void *)slot;
+	struct exofs_intent_ent *e = (void *)(h + 1);
+	uint8_t sb[EXOFS_SB_SIZE];
+	struct ore_layout l;
+	char path[4096];
+	const char *why;
+	int i, fd;
+
+	for (i = 2; i < argc; i++) {
+		ore_user_store_path(path, sizeof(path), argv[i],
+				    EXOFS_SUPER_OID);
+		if (rw_file(path, sb, sizeof(sb), 0) ||
+		    exofs_sb_check(sb, &l, &why)) {
+			fprintf(stderr, "exofs_mutate: %s: no valid superblock\n",
+				argv[i]);
+			return 1;
+		}
+		memset(slot, 0, sizeof(slot));
+		h->ih_magic = htole64(EXOFS_INTENT_MAGIC);
+		h->ih_seq = htole64(1);
+		memcpy(h->ih_uuid, ((struct exofs_fsb *)sb)->s_uuid,
+		       EXOFS_UUID_SIZE);
+		h->ih_region = htole64(exofs_intent_region(l.stripe_length));
+		h->ih_count = htole32(1);
+		e->ie_oid = htole64(strtoull(argv[0], NULL, 0));
+		e->ie_region = htole64(strtoull(argv[1], NULL, 0));
+		h->ih_csum = htole32(exofs_intent_csum(h));
+		ore_user_store_path(path, sizeof(path), argv[i],
+				    EXOFS_INTENT_OID);
+		fd = open(path, O_WRONLY | O_CREAT, 0600);
+		if (fd < 0 || pwrite(fd, slot, sizeof(slot),
+				     EXOFS_INTENT_SLOT) != sizeof(slot)) {
+			perror(path);
+			if (fd >= 0)
+				close(fd);
+			return 1;
+		}
+		close(fd);
+	}
+	printf("intent record of %d stores: object %s region %s\n", argc - 2,
+	       argv[0], argv[1]);
+	return 0;
+}
+
+/* exofs_mutate set sb|inode|intent ...: see the top of the file. */
 static int set_main(int argc, char **argv)
 {
 	struct exofs_stores st;
@@ -259,8 +312,11 @@ static int set_main(int argc, char **argv)
 		       f->name, argv[3]);
 		return 0;
 	}
+	if (argc >= 4 && !strcmp(argv[0], "intent"))
+		return set_intent(argc - 1, argv + 1);
 	fprintf(stderr, "usage: exofs_mutate set sb FIELD VALUE STORE_DIR...\n"
-		"       exofs_mutate set inode INO FIELD VALUE STORE_DIR...\n");
+		"       exofs_mutate set inode INO FIELD VALUE STORE_DIR...\n"
+		"       exofs_mutate set intent OID REGION STORE_DIR...\n");
 	return 2;
 }
 
