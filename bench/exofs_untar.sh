@@ -18,6 +18,9 @@
 # Arguments (--args): stripe unit / chunk in KiB (default 64), rounds=N
 # (1), "all" (the --all-components row), "perf" (profile each side's
 # untar: perf record -a -e cpu-clock for 5 s from its start, top symbols).
+# Memory: the peak rise of the memory in use (page cache and free pages
+# left out: mem_start in tests/guest/lib.sh) and of the slab during each
+# untar+sync, the mean of the rounds.
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
@@ -77,6 +80,7 @@ run_exofs() {
 	check "$name: mkfs.exofs --raid 5 --stripe-unit ${SU_K}K $*" \
 		exofs_mkfs --raid 5 --stripe-unit ${SU_K}K "$@" || return 1
 	check "$name: mount exofs" exofs_mount || return 1
+	mem_start $OUT
 	perf_start
 	c=$(now_cs)
 	tar -xf /tmp/tree.tar -C $M
@@ -84,6 +88,7 @@ run_exofs() {
 	perf_report $name
 	sync
 	w=$(secs_since $c)
+	mem_stop $OUT $name >&2
 	diag "$name: untar ${u}s, untar+sync ${w}s"
 	counters=$(exofs_counters)
 	full=$(echo "$counters" | sed -n 's/^full_stripe_writes \([0-9]*\).*/\1/p')
@@ -111,6 +116,7 @@ run_md() {
 	check "md: mkfs.ext4 on md0 (stride/stripe-width of the chunk)" mkfs_ext4 /dev/md0 \
 		-E stride=$((SU_K / 4)),stripe_width=$((SU_K / 4 * 3)),lazy_itable_init=0,lazy_journal_init=0 || return 1
 	mount_ext4 /dev/md0 $MD_MNT
+	mem_start $OUT
 	perf_start
 	c=$(now_cs)
 	tar -xf /tmp/tree.tar -C $MD_MNT
@@ -118,6 +124,7 @@ run_md() {
 	perf_report md
 	sync
 	w=$(secs_since $c)
+	mem_stop $OUT md >&2
 	diag "md: untar ${u}s, untar+sync ${w}s"
 	echo 3 > /proc/sys/vm/drop_caches
 	c=$(now_cs)
@@ -187,6 +194,14 @@ if [ -n "$ALL" ]; then
 		"$(ratio "$(mean $OUT/exofs 2)" "$(mean $OUT/exofs_all 2)")" \
 		"$(ratio "$(mean $OUT/exofs 3)" "$(mean $OUT/exofs_all 3)")"
 fi
+# memmean FILE: mean peak rises, "USED SLAB" (MiB)
+memmean() {
+	awk '{ u += $1; s += $2 } END { if (NR) printf "%.1f / %.1f", u / NR, s / NR }' "$1"
+}
+echo "== memory: peak rise during untar+sync, MiB in use (page cache and free pages left out) / MiB slab (mean of the rounds)"
+for side in $SIDES; do
+	printf '%-30s %s\n' "$(label $side)" "$(memmean $OUT/$side.mem)"
+done
 frac=$(awk -v f="${full:-0}" -v p="${part:-0}" 'BEGIN { if (f + p > 0) printf "%.1f%%", 100 * f / (f + p); else print "n/a" }')
 echo "== exofs full-stripe writes (last exofs round): ${full:-?} full, ${part:-?} partial: $frac full (sysfs full_stripe_percent ${pct:-?})"
 diag "exofs counters: $(echo "$counters" | tr '\n' ';')"

@@ -55,8 +55,9 @@
 #
 # Memory: while each array runs its jobs, /proc/meminfo is sampled every
 # second; the summary prints the peak rise of Slab and of the memory in use
-# (MemTotal - MemFree - Buffers - Cached, so fio's direct I/O leaves only
-# the array's own pages and slab) over the level before the array was made.
+# (MemTotal - MemFree - Buffers - Cached - the free pages on the per-CPU
+# lists, so fio's direct I/O leaves only the array's own pages and slab)
+# over the level before the array was made (mem_start in tests/guest/lib.sh).
 . /ore/tests/lib.sh
 
 RUNTIME=20 SIZE=1G JOBS="seqwrite seqread randwrite randread" LEVELS="5 6" PERF="" ROUNDS=1
@@ -131,28 +132,8 @@ fio_job() {
 	esac
 }
 
-# meminfo: "USED SLAB" in KiB (USED: MemTotal - MemFree - Buffers - Cached)
-meminfo() {
-	awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 } /^Buffers:/ { b = $2 }
-	     /^Cached:/ { c = $2 } /^Slab:/ { s = $2 }
-	     END { print t - f - b - c, s }' /proc/meminfo
-}
-# mem_start / mem_stop NAME: sample meminfo every second in between; append
-# "PEAK_USED_RISE PEAK_SLAB_RISE" (MiB) over the level at mem_start to
-# $OUT/NAME.mem. mem_start runs before the array is made.
-mem_start() {
-	meminfo > $OUT/mem.base
-	(while :; do meminfo; sleep 1; done) > $OUT/mem.samples &
-	MEMPID=$!
-}
-mem_stop() {
-	kill $MEMPID 2>/dev/null; wait $MEMPID 2>/dev/null
-	awk 'NR == FNR { bu = $1; bs = $2; next }
-	     $1 - bu > u { u = $1 - bu } $2 - bs > s { s = $2 - bs }
-	     END { printf "%.1f %.1f\n", u / 1024, s / 1024 }' \
-		$OUT/mem.base $OUT/mem.samples >> $OUT/$1.mem
-	echo "   $1 memory: peak rise $(tail -n 1 $OUT/$1.mem) (MiB in use, MiB slab)"
-}
+# (mem_start / mem_stop: tests/guest/lib.sh; mem_start runs before the
+# array is made)
 
 # run_all NAME DEV: every job on DEV, results in $OUT/NAME.JOB
 run_all() {
@@ -186,7 +167,7 @@ ob_level() {
 	[ "$POL" = resync ] && name=${name}res
 	[ "$POL" = nocsum ] && name=${name}nc pol=intent csum="--checksums none"
 	echo "== raid$level over $n disks: oreblk, consistency policy $pol ${csum:-(checksums: the default)}"
-	mem_start
+	mem_start $OUT
 	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" \
 		--consistency-policy "$pol" $csum "$@" || exit 1
 	echo "   oreblk: checksums $(cat /sys/block/oreblk0/ore/checksums)"
@@ -200,7 +181,7 @@ ob_level() {
 	if [ "$level" = 6 ] && [ -n "$RMW" ] && [ $((round % 2)) -eq 1 ]; then
 		ob_rcw "$name" "$level" "$n"
 	fi
-	mem_stop "ob$name"
+	mem_stop $OUT "ob$name"
 	oreblk stop /dev/oreblk0 || exit 1
 	oreblk wipe "$@"
 }
@@ -216,7 +197,7 @@ md_level() {
 	mdbm) pol="--bitmap=internal" ;;
 	esac
 	echo "== raid$level over $n disks: $md ($pol)"
-	mem_start
+	mem_start $OUT
 	hostrun mdadm --create /dev/md0 --run --quiet --level="$level" --chunk=64 \
 		--raid-devices="$n" --metadata=1.2 --assume-clean $pol "$@" </dev/null || exit 1
 	if [ "$md" = mdt ]; then
@@ -225,7 +206,7 @@ md_level() {
 	fi
 	echo "   $md: stripe_cache_size $(cat /sys/block/md0/md/stripe_cache_size) group_thread_cnt $(cat /sys/block/md0/md/group_thread_cnt)"
 	run_all "$md$name" /dev/md0
-	mem_stop "$md$name"
+	mem_stop $OUT "$md$name"
 	hostrun mdadm --stop /dev/md0 >/dev/null || exit 1
 	hostrun mdadm --zero-superblock "$@"
 }

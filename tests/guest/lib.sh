@@ -259,3 +259,31 @@ guest_drain_console() {
 		stty -F /dev/console "$mode" 2>/dev/null
 	sleep 0.2
 }
+
+# mem_used: "USED SLAB" in KiB. USED is MemTotal - MemFree - Buffers -
+# Cached - the free pages on the per-CPU free lists (/proc/zoneinfo's
+# pagesets "count"): MemFree leaves those out, and they grow when pages are
+# freed on another CPU than the one that took them (completions in a
+# workqueue): tens of MiB that are free, not in use.
+mem_used() {
+	{ cat /proc/meminfo; awk '/^ +count:/ { n += $2 } END { print "PcpFree:", n * 4 }' /proc/zoneinfo; } |
+		awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 } /^Buffers:/ { b = $2 }
+		     /^Cached:/ { c = $2 } /^Slab:/ { s = $2 } /^PcpFree:/ { p = $2 }
+		     END { print t - f - b - c - p, s }'
+}
+# mem_start DIR / mem_stop DIR NAME: sample mem_used every second in
+# between; mem_stop appends "PEAK_USED_RISE PEAK_SLAB_RISE" (MiB) over the
+# level at mem_start to DIR/NAME.mem and prints it.
+mem_start() {
+	mem_used > "$1/mem.base"
+	(while :; do mem_used; sleep 1; done) > "$1/mem.samples" &
+	MEMPID=$!
+}
+mem_stop() {
+	kill $MEMPID 2>/dev/null; wait $MEMPID 2>/dev/null
+	awk 'NR == FNR { bu = $1; bs = $2; next }
+	     $1 - bu > u { u = $1 - bu } $2 - bs > s { s = $2 - bs }
+	     END { printf "%.1f %.1f\n", u / 1024, s / 1024 }' \
+		"$1/mem.base" "$1/mem.samples" >> "$1/$2.mem"
+	echo "   $2 memory: peak rise $(tail -n 1 "$1/$2.mem") (MiB in use, MiB slab)"
+}
