@@ -459,6 +459,7 @@ struct inode *exofs_new_inode(struct mnt_idmap *idmap, struct inode *dir,
 			      umode_t mode);
 int exofs_write_inode(struct inode *inode, struct writeback_control *wbc);
 void exofs_made_dirty(struct inode *inode);
+bool exofs_in_nfsd(void);
 int exofs_record_made(struct exofs_sb_info *sbi);
 void exofs_evict_inode(struct inode *inode);
 int exofs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,

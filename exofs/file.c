@@ -79,7 +79,7 @@ int exofs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
  * Is this one of nfsd's threads? They are kernel threads named "nfsd"
  * (fs/nfsd/nfssvc.c); nothing else names them to a filesystem.
  */
-static bool exofs_in_nfsd(void)
+bool exofs_in_nfsd(void)
 {
 	return (current->flags & PF_KTHREAD) &&
 	       !strcmp(current->comm, "nfsd");

@@ -556,26 +556,48 @@ static int exofs_truncate(struct inode *inode, loff_t size)
 	return err;
 }
 
+/*
+ * A size change conflicts with the pNFS layouts of the file: recall them
+ * and wait for their return. i_rwsem is held, and a client's LAYOUTCOMMIT
+ * before its return needs it: the wait runs with it dropped, as
+ * xfs_break_layouts() does (the caller sees i_rwsem held again on
+ * return). nfsd's threads do not wait (see exofs_file_write_iter()): they
+ * get -EWOULDBLOCK, which nfsd answers with NFS4ERR_DELAY.
+ */
+static int exofs_break_layouts(struct inode *inode)
+{
+	int err;
+
+	while ((err = break_layout(inode, false)) == -EWOULDBLOCK &&
+	       !exofs_in_nfsd()) {
+		inode_unlock(inode);
+		err = break_layout(inode, true);
+		inode_lock(inode);
+		if (err)
+			return err;
+	}
+	return err;
+}
+
 int exofs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 		  struct iattr *attr)
 {
 	struct inode *inode = d_inode(dentry);
 	int err;
 
+	/* first: the wait drops i_rwsem, and the size may change meanwhile */
+	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode) &&
+	    attr->ia_size != inode->i_size) {
+		err = exofs_break_layouts(inode);
+		if (err)
+			return err;
+	}
 	err = setattr_prepare(idmap, dentry, attr);
 	if (err)
 		return err;
 	if ((attr->ia_valid & ATTR_SIZE) && attr->ia_size != inode->i_size) {
 		if (!S_ISREG(inode->i_mode))
 			return -EINVAL;
-		/*
-		 * pNFS layouts are recalled, not waited for: a LAYOUTCOMMIT
-		 * before the return takes i_rwsem, which we hold. -EAGAIN
-		 * until they are back (nfsd answers NFS4ERR_DELAY).
-		 */
-		err = break_layout(inode, false);
-		if (err)
-			return err;
 		err = exofs_truncate(inode, attr->ia_size);
 		if (err)
 			return err;

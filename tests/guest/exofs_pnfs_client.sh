@@ -23,7 +23,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 29
+ktap_plan 30
 
 RAID=5
 for a in $ORE_ARGS; do
@@ -195,6 +195,20 @@ diag "driver: r4w_cache $(cnt r4w_cache) r4w_hits $(cnt r4w_hits)"
 check "a local write on the MDS (recalls the client's layout) and the client sees it" sh -c "
 	echo local > $E/big && sleep 1 && echo 3 > /proc/sys/vm/drop_caches &&
 	[ \"\$(cat $C4/big)\" = local ]"
+# A local truncate on the MDS of a file whose layout the client holds (open,
+# written through it): the truncate recalls the layout and waits for its
+# return with i_rwsem dropped (the client's LAYOUTCOMMIT needs it), instead
+# of failing with EAGAIN.
+check "a local truncate on the MDS of a file the client holds open with a layout: waits for the recall (no EAGAIN)" sh -c "
+	hostrun python3 -c \"
+import os
+c = os.open('$c4/trunc', os.O_RDWR | os.O_CREAT, 0o644)
+os.write(c, open('/tmp/big', 'rb').read(300000))
+os.fsync(c)
+os.truncate('$e/trunc', 1000)
+os.close(c)\" &&
+	[ \$(stat -c %s $E/trunc) = 1000 ] && echo 3 > /proc/sys/vm/drop_caches &&
+	head -c 1000 /tmp/big | cmp - $E/trunc && head -c 1000 /tmp/big | cmp - $C4/trunc"
 check "many files by the client, compared on the MDS" sh -c "
 	mkdir $C4/d && for i in \$(seq 1 20); do head -c \$((i * 7001)) /tmp/big > $C4/d/f\$i; done && sync &&
 	for i in \$(seq 1 20); do head -c \$((i * 7001)) /tmp/big | cmp - $E/d/f\$i || exit 1; done"
