@@ -79,10 +79,12 @@ static void exofs_rec_to_inode(struct inode *inode,
 		inode->i_rdev = new_decode_dev(le32_to_cpu(rec->i_rdev));
 }
 
-static void exofs_inode_to_rec(struct inode *inode, struct exofs_inode *rec)
+/* @inode's record into @rec; returns the i_made it holds. */
+static u64 exofs_inode_to_rec(struct inode *inode, struct exofs_inode *rec)
 {
 	struct exofs_i_info *oi = exofs_i(inode);
 	struct timespec64 ts;
+	u64 made = 0;
 
 	memset(rec, 0, sizeof(*rec));
 	rec->i_mode = cpu_to_le16(inode->i_mode);
@@ -103,8 +105,8 @@ static void exofs_inode_to_rec(struct inode *inode, struct exofs_inode *rec)
 	rec->i_crtime_nsec = cpu_to_le32(oi->i_crtime.tv_nsec);
 	rec->i_generation = cpu_to_le32(inode->i_generation);
 	if (oi->oc.sized) {
-		oi->made_rec = READ_ONCE(oi->oc.made);
-		rec->i_made = cpu_to_le64(oi->made_rec);
+		made = READ_ONCE(oi->oc.made);
+		rec->i_made = cpu_to_le64(made);
 	}
 	rec->i_flags = cpu_to_le32(oi->i_flags);
 	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
@@ -113,22 +115,23 @@ static void exofs_inode_to_rec(struct inode *inode, struct exofs_inode *rec)
 		memcpy(rec->i_data, oi->i_data, sizeof(rec->i_data));
 	rec->i_ino = cpu_to_le64(inode->i_ino);
 	rec->i_csum = cpu_to_le32(exofs_inode_csum(rec));
+	return made;
 }
 
 /*
  * Store @ino's record in the inode table's page cache: a copy of @inode,
- * or zeros (free) when @inode is NULL.
+ * or zeros (free) when @inode is NULL. The copy is taken under the folio
+ * lock, which orders the writers of one record (the flusher, fsync, the
+ * sync's exofs_record_made()): the last to copy has the newest values,
+ * and made_rec moves only once the record in the cache holds it.
  */
 static int exofs_put_record(struct super_block *sb, unsigned long ino,
 			    struct inode *inode)
 {
 	struct exofs_inode *rec, tmp;
 	struct folio *folio;
+	u64 made = 0;
 
-	if (inode)
-		exofs_inode_to_rec(inode, &tmp);
-	else
-		memset(&tmp, 0, sizeof(tmp));
 	folio = exofs_get_record(sb, ino, &rec);
 	if (IS_ERR(folio)) {
 		exofs_err(sb, __func__, "cannot read the inode table for inode %lu: %ld",
@@ -137,8 +140,14 @@ static int exofs_put_record(struct super_block *sb, unsigned long ino,
 	}
 	folio_lock(folio);
 	folio_wait_stable(folio);
+	if (inode)
+		made = exofs_inode_to_rec(inode, &tmp);
+	else
+		memset(&tmp, 0, sizeof(tmp));
 	memcpy(rec, &tmp, sizeof(tmp));
 	folio_mark_dirty(folio);
+	if (inode && exofs_i(inode)->oc.sized)
+		WRITE_ONCE(exofs_i(inode)->made_rec, made);
 	folio_unlock(folio);
 	folio_release_kmap(folio, rec);
 	return 0;
@@ -425,13 +434,16 @@ void exofs_made_dirty(struct inode *inode)
  * one update per file as its write ends, which contended for the table's
  * folios with the writeback of the table itself.
  *
+ * An inode whose update failed stays listed, for the next sync.
+ *
  * Return: 0, or the first error of a record update (logged).
  */
 int exofs_record_made(struct exofs_sb_info *sbi)
 {
 	struct exofs_i_info *oi;
+	LIST_HEAD(failed);
 	unsigned int nofs;
-	int err = 0, e;
+	int err = 0, e = 0;
 
 	mutex_lock(&sbi->made_mutex);
 	/* reclaim must not evict (and wait for) the inode held here */
@@ -448,10 +460,16 @@ int exofs_record_made(struct exofs_sb_info *sbi)
 			if (!err)
 				err = e;
 		}
+		spin_lock(&sbi->made_lock);
+		if (e && list_empty(&oi->made_node))
+			list_add_tail(&oi->made_node, &failed);
+		e = 0;
 		clear_and_wake_up_bit(EXOFS_I_MADE_BUSY, &oi->state);
+		spin_unlock(&sbi->made_lock);
 		cond_resched();
 		spin_lock(&sbi->made_lock);
 	}
+	list_splice(&failed, &sbi->made_list);
 	spin_unlock(&sbi->made_lock);
 	memalloc_nofs_restore(nofs);
 	mutex_unlock(&sbi->made_mutex);
