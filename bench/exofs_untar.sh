@@ -56,11 +56,12 @@ perf_start() {
 	[ -n "$PERF" ] || return 0
 	(hostrun perf record -q -a -g -e cpu-clock -o /tmp/perf.data \
 		-- sleep 5 > /dev/null 2>&1) &
+	PERFPID=$!
 	sleep 0.5
 }
 perf_report() {
 	[ -n "$PERF" ] || return 0
-	wait
+	wait $PERFPID	# not the memory sampler
 	hostrun perf report -q -i /tmp/perf.data --stdio --no-children \
 		--sort symbol -g none 2>/dev/null | head -n 50 | sed "s/^/   perf $1: /" >&2
 }

@@ -114,6 +114,7 @@ fio_job() {
 	if [ -n "$PERF" ]; then
 		(sleep 4; hostrun perf record -q -a -g -e cpu-clock -o $OUT/perf.data \
 			-- sleep $((RUNTIME - 6)) >/dev/null 2>&1) &
+		PERFPID=$!
 	fi
 	hostrun fio --name="$job" --filename="$dev" --ioengine=libaio --direct=1 \
 		--iodepth=$qd --numjobs=$nj --group_reporting --rw=$rw --bs=$bs \
@@ -121,7 +122,7 @@ fio_job() {
 		--randrepeat=1 --norandommap --minimal > $OUT/fio.out 2> $OUT/fio.err ||
 		{ cat $OUT/fio.err >&2; echo "0 0"; return; }
 	if [ -n "$PERF" ]; then
-		wait
+		wait $PERFPID	# not the memory sampler
 		hostrun perf report -q -i $OUT/perf.data --stdio --no-children \
 			--sort symbol -g none 2>/dev/null | head -n 40 | sed "s/^/   perf $job: /" >&2
 	fi

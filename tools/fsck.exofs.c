@@ -412,6 +412,10 @@ static void check_intent(struct fsck *f)
 	free(buf);
 	if (f->n_flight)
 		qsort(f->flight, f->n_flight, sizeof(*f->flight), flight_cmp);
+	/* the notes below promise a repair that needs every store */
+	if (f->n_flight && f->degraded)
+		warning("the intent records name %zu regions with writes in flight, and stores are missing or failed: the mount cannot repair their parity (it refuses without -o force), though the notes below say it does",
+			f->n_flight);
 }
 
 /* Superblocks: returns 0 when a reference superblock was found. */
@@ -614,14 +618,65 @@ static int comp_absent_ok(const struct fsck *f, uint64_t oid, uint32_t comp,
  * its page, parity to the end of the longest data page of its row.
  */
 /*
- * May a component of @oid that its record's i_made reaches be absent
- * because a crash lost its create? With EXOFS_FEATURE_RO_COMPAT_SIZED,
- * for an inode's object named by the intent records (the inode table and
- * bitmap keep every component from mkfs on).
+ * Does absent component @comp of @oid hold nothing but zeros outside the
+ * rows with writes in flight, as far as the redundancy tells (each unit it
+ * would hold below @made rebuilt from the other components)? A component
+ * that held data before the crash was not lost by it: it is lost.
  */
-static int comp_maybe_unmade(const struct fsck *f, uint64_t oid)
+static int comp_rebuilds_empty(struct fsck *f, uint64_t oid, uint32_t comp,
+			       uint64_t made)
 {
-	return f->sized && oid >= EXOFS_INO_OID_BASE && oid_flight(f, oid);
+	const struct ore_layout *l = &f->st.layout;
+	uint32_t su = l->stripe_unit;
+	uint32_t group = comp / l->mirrors_p1 / l->group_width, c;
+	uint64_t rows, r;
+	struct exofs_obj o;
+	uint8_t *buf;
+	int empty = 1;
+
+	if (exofs_obj_open(&f->st, oid, O_RDONLY, &o))
+		return 0;
+	/* every absent component its i_made reaches is lost here */
+	for (c = 0; c < l->num_comps; c++)
+		if (o.comps[c].fd == ORE_USER_EMPTY &&
+		    (c == comp || !comp_absent_ok(f, oid, c, made)))
+			o.comps[c].fd = ORE_USER_MISSING;
+	o.obj.flight_private = f;
+	rows = (ore_layout_obj_size(l, comp, made) + su - 1) / su;
+	buf = malloc(su);
+	if (!buf)
+		empty = 0;
+	for (r = 0; r < rows && empty; r++) {
+		uint32_t i;
+
+		if (row_in_flight(&o.obj, ore_user_row_offset(l, group, r),
+				  l->stripe_length))
+			continue;
+		if (ore_user_rebuild_unit(&o.obj, comp, r, buf)) {
+			empty = 0;
+			break;
+		}
+		for (i = 0; i < su && empty; i++)
+			empty = !buf[i];
+	}
+	free(buf);
+	exofs_obj_close(&o);
+	return empty;
+}
+
+/*
+ * May component @comp of @oid, which its record's i_made (@made) reaches,
+ * be absent because a crash lost its create? With
+ * EXOFS_FEATURE_RO_COMPAT_SIZED, for an inode's object named by the intent
+ * records (the inode table and bitmap keep every component from mkfs on),
+ * and only when the redundancy says it held nothing outside the rows with
+ * writes in flight (comp_rebuilds_empty()): made empty, it loses nothing.
+ */
+static int comp_maybe_unmade(struct fsck *f, uint64_t oid, uint32_t comp,
+			     uint64_t made)
+{
+	return f->sized && oid >= EXOFS_INO_OID_BASE && oid_flight(f, oid) &&
+	       comp_rebuilds_empty(f, oid, comp, made);
 }
 
 /*
@@ -672,7 +727,8 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 			if (errno == ENOENT &&
 			    comp_absent_ok(f, oid, c, made))
 				continue;	/* a hole, or not reached */
-			if (errno == ENOENT && comp_maybe_unmade(f, oid)) {
+			if (errno == ENOENT &&
+			    comp_maybe_unmade(f, oid, c, made)) {
 				comp_not_made(oid, c, what, dir, path);
 				continue;
 			}
@@ -724,7 +780,7 @@ static int fsck_obj_open(struct fsck *f, uint64_t oid, uint64_t made,
 	for (c = 0; c < f->st.layout.num_comps; c++)
 		if (o->comps[c].fd == ORE_USER_EMPTY &&
 		    !comp_absent_ok(f, oid, c, made) &&
-		    !comp_maybe_unmade(f, oid))
+		    !comp_maybe_unmade(f, oid, c, made))
 			o->comps[c].fd = ORE_USER_MISSING;
 	o->obj.in_flight = row_in_flight;
 	o->obj.flight_private = f;

@@ -4,7 +4,7 @@
 cd "$(dirname "$0")" || exit 1
 T=$(mktemp -d /tmp/test_mkfs.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-N=0 FAILED=0 PLAN=89
+N=0 FAILED=0 PLAN=90
 S="$T/s0 $T/s1 $T/s2 $T/s3"
 mkdir -p $S
 
@@ -394,11 +394,24 @@ expect "fsck after a crash: a component of an object the intent record names, no
 # the same component absent, the record naming another object: lost
 intent_other() {
 	./mkfs.exofs -q -f --raid 5 $S && rm $T/s0/20001 &&
-	$MUT set intent 0x20002 0 $S > /dev/null
+	$MUT set intent 0x20002 0 $S > /dev/null || return 1
 	./fsck.exofs --strict $S > $T/out 2>&1; [ $? = 4 ] &&
 	grep -q "^ERROR: directory 1: object 0x20001 component 3 is missing on store $T/s0 " $T/out
 }
 expect "fsck after a crash: a component absent, the intent record naming another object: an error" 0 intent_other
+# the record names the root directory, but another region (1) than the
+# one its data is in: data component 0 removed held data there (the parity
+# says so), so it is lost, not unmade, and --repair leaves the parity as it
+# was (made empty, the parity recomputed from zeros, the data would be gone)
+intent_lost() {
+	./mkfs.exofs -q -f --raid 5 $S && cp $T/s0/20001 $T/orig &&
+	rm $T/s1/20001 && $MUT set intent 0x20001 1 $S > /dev/null || return 1
+	./fsck.exofs --repair $S > $T/out 2>&1; [ $? = 4 ] &&
+	grep -q "^ERROR: directory 1: object 0x20001 component 0 is missing on store $T/s1 " $T/out &&
+	! grep -q -e NOTE -e REPAIRED $T/out && [ ! -e $T/s1/20001 ] &&
+	cmp -s $T/orig $T/s0/20001
+}
+expect "fsck after a crash: a component of an object the record names that held data outside its regions: lost, --repair keeps the parity" 0 intent_lost
 # intent_flip REGION: a byte of the data component (its block and the
 # parity no longer agree with it, as a write torn by a crash leaves them)
 intent_flip() {

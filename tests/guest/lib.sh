@@ -266,7 +266,8 @@ guest_drain_console() {
 # freed on another CPU than the one that took them (completions in a
 # workqueue): tens of MiB that are free, not in use.
 mem_used() {
-	{ cat /proc/meminfo; awk '/^ +count:/ { n += $2 } END { print "PcpFree:", n * 4 }' /proc/zoneinfo; } |
+	local kib=$(($(getconf PAGESIZE 2>/dev/null || echo 4096) / 1024))
+	{ cat /proc/meminfo; awk -v k=$kib '/^ +count:/ { n += $2 } END { print "PcpFree:", n * k }' /proc/zoneinfo; } |
 		awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 } /^Buffers:/ { b = $2 }
 		     /^Cached:/ { c = $2 } /^Slab:/ { s = $2 } /^PcpFree:/ { p = $2 }
 		     END { print t - f - b - c - p, s }'

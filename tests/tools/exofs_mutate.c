@@ -191,7 +191,9 @@ static const struct field *find_field(const struct field *t, size_t n,
 
 /*
  * exofs_mutate set intent OID REGION STORE_DIR...: on every store, an
- * intent record (sequence 1, slot 1) whose one entry is REGION of OID.
+ * intent record whose one entry is REGION of OID, numbered one past the
+ * newest slot's (any slot with the magic counts), in the slot its number
+ * names.
  */
 static int set_intent(int argc, char **argv)
 {
@@ -202,7 +204,8 @@ static int set_intent(int argc, char **argv)
 	struct ore_layout l;
 	char path[4096];
 	const char *why;
-	int i, fd;
+	uint64_t seq;
+	int i, s, fd;
 
 	for (i = 2; i < argc; i++) {
 		ore_user_store_path(path, sizeof(path), argv[i],
@@ -213,9 +216,22 @@ static int set_intent(int argc, char **argv)
 				argv[i]);
 			return 1;
 		}
+		seq = 0;
+		ore_user_store_path(path, sizeof(path), argv[i],
+				    EXOFS_INTENT_OID);
+		fd = open(path, O_RDONLY);
+		for (s = 0; fd >= 0 && s < 2; s++)
+			if (pread(fd, slot, sizeof(*h), (off_t)s * EXOFS_INTENT_SLOT) ==
+			    (ssize_t)sizeof(*h) &&
+			    le64toh(h->ih_magic) == EXOFS_INTENT_MAGIC &&
+			    le64toh(h->ih_seq) > seq)
+				seq = le64toh(h->ih_seq);
+		if (fd >= 0)
+			close(fd);
+		seq++;
 		memset(slot, 0, sizeof(slot));
 		h->ih_magic = htole64(EXOFS_INTENT_MAGIC);
-		h->ih_seq = htole64(1);
+		h->ih_seq = htole64(seq);
 		memcpy(h->ih_uuid, ((struct exofs_fsb *)sb)->s_uuid,
 		       EXOFS_UUID_SIZE);
 		h->ih_region = htole64(exofs_intent_region(l.stripe_length));
@@ -227,7 +243,8 @@ static int set_intent(int argc, char **argv)
 				    EXOFS_INTENT_OID);
 		fd = open(path, O_WRONLY | O_CREAT, 0600);
 		if (fd < 0 || pwrite(fd, slot, sizeof(slot),
-				     EXOFS_INTENT_SLOT) != sizeof(slot)) {
+				     (off_t)(seq % 2) * EXOFS_INTENT_SLOT) !=
+			      sizeof(slot)) {
 			perror(path);
 			if (fd >= 0)
 				close(fd);
