@@ -418,6 +418,73 @@ static void check_intent(struct fsck *f)
 			f->n_flight);
 }
 
+/* Undo the octal escapes of a /proc/self/mounts field, in place. */
+static void unescape_mnt(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = 0;
+}
+
+/*
+ * Where is an exofs mounted that uses one of the stores @dirs? From the
+ * stores= option of /proc/self/mounts' exofs lines, compared by real
+ * path. Returns the mount point (in @buf) or NULL.
+ */
+static const char *mounted_on(char **dirs, uint32_t n, char *buf,
+			      size_t size)
+{
+	char line[8192], mine[PATH_MAX], theirs[PATH_MAX];
+	const char *found = NULL;
+	FILE *m = fopen("/proc/self/mounts", "re");
+	uint32_t i;
+
+	if (!m)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), m)) {
+		char *save = NULL, *dev, *dir, *type, *opts, *o, *p;
+
+		dev = strtok_r(line, " ", &save);
+		dir = strtok_r(NULL, " ", &save);
+		type = strtok_r(NULL, " ", &save);
+		opts = strtok_r(NULL, " ", &save);
+		if (!dev || !dir || !type || !opts || strcmp(type, "exofs"))
+			continue;
+		for (o = strtok_r(opts, ",", &save); o && !found;
+		     o = strtok_r(NULL, ",", &save)) {
+			char *save2 = NULL;
+
+			if (strncmp(o, "stores=", 7))
+				continue;
+			unescape_mnt(o);
+			for (p = strtok_r(o + 7, ":", &save2); p && !found;
+			     p = strtok_r(NULL, ":", &save2)) {
+				if (!realpath(p, theirs))
+					continue;
+				for (i = 0; i < n && !found; i++)
+					if (dirs[i] && realpath(dirs[i], mine) &&
+					    !strcmp(mine, theirs)) {
+						unescape_mnt(dir);
+						snprintf(buf, size, "%s", dir);
+						found = buf;
+					}
+			}
+		}
+	}
+	fclose(m);
+	return found;
+}
+
 /* Superblocks: returns 0 when a reference superblock was found. */
 static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 {
@@ -1500,6 +1567,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char mnt[PATH_MAX];
 	struct fsck f;
 	char *end;
 	long fd;
@@ -1564,6 +1632,15 @@ int main(int argc, char **argv)
 	}
 	progress_dev = dirs[0] ? dirs[0] : "missing";
 	memset(&f, 0, sizeof(f));
+	if (mounted_on(dirs, n, mnt, sizeof(mnt))) {
+		if (repair) {
+			fprintf(stderr, PROG ": the filesystem is mounted on %s: --repair refused\n",
+				mnt);
+			return 8;
+		}
+		warning("the filesystem is mounted on %s: what is checked may change meanwhile",
+			mnt);
+	}
 	if (check_superblocks(&f, dirs, n))
 		goto done;
 	check_intent(&f);

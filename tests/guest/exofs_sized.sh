@@ -17,7 +17,7 @@
 . /ore/tests/exofs_lib.sh
 
 M=$EXOFS_MNT
-ktap_plan 29
+ktap_plan 30
 
 exofs_load || ktap_done
 exofs_stores_ext4 4 || ktap_done
@@ -65,6 +65,21 @@ check "truncate -s 20K of a new file: components made" sh -c "
 at_least() { [ "$(ncomps "$1")" -ge "$2" ]; }
 check "the truncated file has component files (3 reached, 4 with the zeroed tail)" \
 	at_least $M/t20 3
+
+# fsck.exofs knows a mounted filesystem (/proc/self/mounts, stores=):
+# --repair refuses it (exit 8), a check warns (--strict: exit 4)
+fsck_mounted() {
+	local out rc
+	out=$(fsck.exofs --repair $EXOFS_STORES 2>&1)
+	rc=$?
+	[ $rc = 8 ] && echo "$out" | grep -q "is mounted on $M: --repair refused" || {
+		echo "--repair: $rc $out"; return 1; }
+	out=$(fsck.exofs --strict $EXOFS_STORES 2>&1)
+	rc=$?
+	[ $rc = 4 ] && echo "$out" | grep -q "^WARNING: the filesystem is mounted on $M" || {
+		echo "--strict: $rc $out" | head -n 5; return 1; }
+}
+check "fsck.exofs on the mounted filesystem: --repair refused, a warning" fsck_mounted
 
 verify_all() {
 	drop
