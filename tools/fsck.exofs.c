@@ -38,11 +38,14 @@
  * warnings are what a crash may legitimately leave (leaked inodes and
  * objects, stale counters) and count as errors with --strict. What the
  * next mount repairs after a crash (EXOFS_FEATURE_RO_COMPAT_INTENT:
- * parity and mirrors of the regions the intent record names, the
- * components of their objects whose create the crash lost) is printed as
- * "NOTE:" lines, never an error; --repair does what the mount would (the
- * components made empty, the parity recomputed: "REPAIRED:"). The
- * filesystem must not be mounted.
+ * parity, mirrors and checksums of the regions the intent record names,
+ * the components of their objects whose create the crash lost, which the
+ * redundancy says held nothing outside them) is printed as "NOTE:" lines,
+ * never an error; --repair does what the mount would (the components made
+ * empty, the checksums restamped from the data, the parity recomputed:
+ * "REPAIRED:"). The filesystem must not be mounted: one mounted over a
+ * store (stores= in /proc/self/mounts) is a warning, and --repair refuses
+ * it.
  *
  * Exit status (as e2fsck): 0 clean, 1 errors found were all repaired, 4
  * errors left, 8 could not check.
