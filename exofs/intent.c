@@ -646,19 +646,134 @@ static int exofs_intent_record(struct exofs_sb_info *sbi, u64 ino, u64 *made)
 	return err;
 }
 
+/* Rows of a missing component read to tell unmade from lost, at most */
+#define EXOFS_INTENT_EMPTY_ROWS	1024
+
+/*
+ * Did missing component @comp of @oc's object hold nothing outside the
+ * record's regions, as far as the redundancy tells? Each unit it would
+ * hold below @made, in a stripe no region names, is read through ORE with
+ * the component taken for lost (so rebuilt from the others): the data
+ * unit's own range, or the whole stripe for a parity unit (zero parity of
+ * a row never written). Returns 1 (all zeros), 0 (data there, or more than
+ * EXOFS_INTENT_EMPTY_ROWS rows to read: taken for lost), or a negative
+ * errno (a read failed).
+ */
+static int exofs_intent_comp_empty(struct exofs_intent *in,
+				   const struct ore_components *oc, u32 comp,
+				   u64 made)
+{
+	const struct ore_layout *l = &in->sbi->layout;
+	u64 rows = DIV_ROUND_UP(ore_layout_obj_size(l, comp, made),
+				l->stripe_unit);
+	u32 pos = (comp / l->mirrors_p1) % l->group_width;
+	unsigned int np = l->stripe_length >> PAGE_SHIFT, i;
+	struct ore_components roc = *oc;
+	struct page **pages;
+	int empty = 1;
+	u64 r;
+
+	if (rows > EXOFS_INTENT_EMPTY_ROWS)
+		return 0;
+	roc.made = made;	/* reached: missing is lost, read degraded */
+	pages = kcalloc(np, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < np; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i]) {
+			empty = -ENOMEM;
+			goto out;
+		}
+	}
+	for (r = 0; r < rows && empty == 1; r++) {
+		u64 nrows, start = ore_layout_comp_stripes(l, comp,
+							   r * l->stripe_unit,
+							   1, &nrows);
+		u32 col = ore_layout_pos_col(l, r, pos);
+		u64 off = start, len = l->stripe_length;
+		struct ore_io_state *ios;
+		int err;
+
+		/* regions are whole stripes: a row is in one or outside */
+		if (exofs_intent_find(in, oc->oid, div64_u64(start, in->region)))
+			continue;
+		if (col < l->data_width) {
+			off += (u64)col * l->stripe_unit;
+			len = l->stripe_unit;
+		}
+		err = ore_get_rw_state(l, &roc, true, off, len, &ios);
+		if (!err) {
+			ios->pages = pages;
+			ios->nr_pages = len >> PAGE_SHIFT;
+			err = ore_read(ios);
+			ore_put_io_state(ios);
+		}
+		if (err) {
+			empty = err;
+			break;
+		}
+		for (i = 0; i < len >> PAGE_SHIFT && empty == 1; i++)
+			if (memchr_inv(page_address(pages[i]), 0, PAGE_SIZE))
+				empty = 0;
+		cond_resched();
+	}
+out:
+	for (i = 0; i < np; i++)
+		if (pages[i])
+			__free_page(pages[i]);
+	kfree(pages);
+	return empty;
+}
+
+/*
+ * Is a component of @oc's object that @made reaches missing though it
+ * held data outside the record's regions? Then it was lost before the
+ * crash, not unmade by it: 1. Stores not in service are passed over
+ * (their rebuild makes their components).
+ */
+static int exofs_intent_lost(struct exofs_intent *in,
+			     const struct ore_components *oc, u64 made)
+{
+	const struct ore_layout *l = &in->sbi->layout;
+	u32 comp;
+	u64 len;
+	int empty;
+
+	for (comp = 0; comp < l->num_comps; comp++) {
+		struct ore_store *store = ore_comp_store(oc, comp);
+
+		if (!ore_layout_obj_size(l, comp, made) ||
+		    !ore_store_readable(store, 0, U64_MAX) ||
+		    store->ops->length(store, oc->oid, &len) != -ENOENT)
+			continue;
+		empty = exofs_intent_comp_empty(in, oc, comp, made);
+		if (empty == 1)
+			continue;
+		pr_warn("%s: object 0x%llx: component %u on store %s is missing and %s: it was lost before the crash, not left unmade by it; it stays lost (read from the redundancy)\n",
+			in->sbi->sb->s_id, oc->oid, comp, store->name,
+			empty ? "could not be read from the redundancy" :
+			"held data outside the regions with writes in flight");
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Sized components (EXOFS_FEATURE_RO_COMPAT_SIZED) of region @oc's inode:
  * a crash can keep a record whose i_made reaches components whose
  * creation it lost (each store's filesystem commits its own journal).
  * Make those, empty, and take i_made as made, so that none of them passes
- * for lost (one lost before the crash is made empty too: a second fault
- * in the region, as a store lost before a crash would be). Returns 1 when
- * the inode is free (no object: nothing to repair), else 0 or an error of
- * ore_make().
+ * for lost. A missing one that held data outside the record's regions
+ * (exofs_intent_lost()) was lost before the crash (a second fault): made
+ * empty it would read as zeros, so the object's components are left as
+ * they are, that one lost. Returns 1 when the inode is free (no object:
+ * nothing to repair), else 0 or an error of ore_make().
  */
-static int exofs_intent_made(struct exofs_sb_info *sbi,
+static int exofs_intent_made(struct exofs_intent *in,
 			     struct ore_components *oc)
 {
+	struct exofs_sb_info *sbi = in->sbi;
 	u64 ino = oc->oid - EXOFS_INO_OID_BASE, made = 0;
 	int err;
 
@@ -675,7 +790,9 @@ static int exofs_intent_made(struct exofs_sb_info *sbi,
 	}
 	if (err)
 		return 1;
-	return made ? ore_make(&sbi->layout, oc, made) : 0;
+	if (!made || exofs_intent_lost(in, oc, made))
+		return 0;
+	return ore_make(&sbi->layout, oc, made);
 }
 
 /*
@@ -693,7 +810,7 @@ static int exofs_intent_repair(struct exofs_intent *in,
 	int err;
 
 	any = exofs_intent_region_range(in, r, &oc, &off, &end);
-	err = exofs_intent_made(sbi, &oc);
+	err = exofs_intent_made(in, &oc);
 	if (err < 0)
 		pr_err("%s: object 0x%llx: cannot make the components its record reaches: %d\n",
 		       sbi->sb->s_id, r->oid, err);
@@ -760,7 +877,7 @@ static int exofs_intent_restamp_all(struct exofs_intent *in)
 	hash_for_each(in->hash, b, r, hash) {
 		bool any = exofs_intent_region_range(in, r, &oc, &off, &end);
 
-		err = exofs_intent_made(sbi, &oc);
+		err = exofs_intent_made(in, &oc);
 		if (err < 0)
 			pr_warn("%s: object 0x%llx: cannot make the components its record reaches: %d\n",
 				sbi->sb->s_id, r->oid, err);

@@ -17,7 +17,7 @@
 . /ore/tests/exofs_lib.sh
 
 M=$EXOFS_MNT
-ktap_plan 30
+ktap_plan 34
 
 exofs_load || ktap_done
 exofs_stores_ext4 4 || ktap_done
@@ -119,6 +119,20 @@ check "the file still reads back right, degraded" sh -c "
 	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/m40k $M/mid &&
 	[ \$(cat $(exofs_sysdir)/degraded_ios) -gt $deg0 ]"
 check "umount" exofs_umount
+# ... and a crash then leaves the file in the intent record (region 1: its
+# data is all in region 0): the mount's repair must not take the lost
+# component for one whose create the crash lost (made empty it would read
+# as zeros): the redundancy says it held data, so it stays lost
+check "an intent record naming the 40 KiB file's region 1 on every store" \
+	exofs_mutate set intent 0x$oid 1 $EXOFS_STORES
+n=$(dmesg | wc -l)
+check "mount (the intent repair runs)" exofs_mount
+check "after the repair the file reads back right (not zeros)" sh -c "
+	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/m40k $M/mid"
+check "the repair kept the component lost: it held data" sh -c "
+	dmesg | tail -n +$((n + 1)) | grep -q 'object 0x$oid: component .* is missing and held data outside the regions' &&
+	[ ! -e /stores/s0/$oid ]"
+exofs_umount
 
 # the format before: every component with the file
 check "four fresh ext4 stores" exofs_stores_ext4 4
