@@ -476,7 +476,11 @@ int exofs_record_made(struct exofs_sb_info *sbi)
 	return err;
 }
 
-/* An inode leaving the cache leaves the list, or waits to be put off it. */
+/*
+ * An inode leaving the cache leaves the list, or waits while a sync
+ * writes its record; that sync may list it again (its update failed)
+ * before it lets go, so it is taken off once more after.
+ */
 static void exofs_made_forget(struct inode *inode)
 {
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
@@ -486,6 +490,9 @@ static void exofs_made_forget(struct inode *inode)
 	list_del_init(&oi->made_node);
 	spin_unlock(&sbi->made_lock);
 	wait_on_bit(&oi->state, EXOFS_I_MADE_BUSY, TASK_UNINTERRUPTIBLE);
+	spin_lock(&sbi->made_lock);
+	list_del_init(&oi->made_node);
+	spin_unlock(&sbi->made_lock);
 }
 
 /* ore_check_io() of a remove: a store in service kept its component. */
@@ -582,7 +589,7 @@ static int exofs_truncate(struct inode *inode, loff_t size)
  * return). nfsd's threads do not wait (see exofs_file_write_iter()): they
  * get -EWOULDBLOCK, which nfsd answers with NFS4ERR_DELAY.
  */
-static int exofs_break_layouts(struct inode *inode)
+static int exofs_break_layouts(struct inode *inode, bool *dropped)
 {
 	int err;
 
@@ -591,24 +598,55 @@ static int exofs_break_layouts(struct inode *inode)
 		inode_unlock(inode);
 		err = break_layout(inode, true);
 		inode_lock(inode);
+		*dropped = true;
 		if (err)
 			return err;
 	}
 	return err;
 }
 
+/*
+ * notify_change() set @attr's times and turned ATTR_KILL_SUID/SGID into a
+ * mode before calling ->setattr; with i_rwsem dropped since, the inode may
+ * have changed (a chmod, a client's LAYOUTCOMMIT setting later times):
+ * take them again from now.
+ */
+static void exofs_setattr_refresh(struct inode *inode, struct iattr *attr)
+{
+	struct timespec64 now = current_time(inode);
+
+	attr->ia_ctime = now;
+	if ((attr->ia_valid & ATTR_ATIME) && !(attr->ia_valid & ATTR_ATIME_SET))
+		attr->ia_atime = now;
+	if ((attr->ia_valid & ATTR_MTIME) && !(attr->ia_valid & ATTR_MTIME_SET))
+		attr->ia_mtime = now;
+	if ((attr->ia_valid & ATTR_MODE) &&
+	    (attr->ia_valid & (ATTR_KILL_SUID | ATTR_KILL_SGID))) {
+		umode_t mode = inode->i_mode;
+
+		if (attr->ia_valid & ATTR_KILL_SUID)
+			mode &= ~S_ISUID;
+		if ((attr->ia_valid & ATTR_KILL_SGID) && (mode & 0010)) /* g+x */
+			mode &= ~S_ISGID;
+		attr->ia_mode = mode;
+	}
+}
+
 int exofs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 		  struct iattr *attr)
 {
 	struct inode *inode = d_inode(dentry);
+	bool dropped = false;
 	int err;
 
 	/* first: the wait drops i_rwsem, and the size may change meanwhile */
 	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode) &&
 	    attr->ia_size != inode->i_size) {
-		err = exofs_break_layouts(inode);
+		err = exofs_break_layouts(inode, &dropped);
 		if (err)
 			return err;
+		if (dropped)
+			exofs_setattr_refresh(inode, attr);
 	}
 	err = setattr_prepare(idmap, dentry, attr);
 	if (err)
