@@ -649,15 +649,22 @@ static int exofs_intent_record(struct exofs_sb_info *sbi, u64 ino, u64 *made)
 /* Rows of a missing component read to tell unmade from lost, at most */
 #define EXOFS_INTENT_EMPTY_ROWS	1024
 
+/* What the redundancy says of a missing component (exofs_intent_comp_empty()) */
+enum {
+	EXOFS_COMP_HELD,	/* data outside the regions: lost before */
+	EXOFS_COMP_EMPTY,	/* zeros outside the regions: unmade */
+	EXOFS_COMP_UNKNOWN,	/* it cannot tell */
+};
+
 /*
  * Did missing component @comp of @oc's object hold nothing outside the
  * record's regions, as far as the redundancy tells? Each unit it would
  * hold below @made, in a stripe no region names, is read through ORE with
- * the component taken for lost (so rebuilt from the others): the data
- * unit's own range, or the whole stripe for a parity unit (zero parity of
- * a row never written). Returns 1 (all zeros), 0 (data there, or more than
- * EXOFS_INTENT_EMPTY_ROWS rows to read: taken for lost), or a negative
- * errno (a read failed).
+ * the missing components taken for lost (so rebuilt from the others): the
+ * data unit's own range, or the whole stripe for a parity unit (zero
+ * parity of a row never written). Returns EXOFS_COMP_*: UNKNOWN when a
+ * read fails (more components missing than the layout rebuilds) or there
+ * are more than EXOFS_INTENT_EMPTY_ROWS rows; or -ENOMEM.
  */
 static int exofs_intent_comp_empty(struct exofs_intent *in,
 				   const struct ore_components *oc, u32 comp,
@@ -669,12 +676,12 @@ static int exofs_intent_comp_empty(struct exofs_intent *in,
 	u32 pos = (comp / l->mirrors_p1) % l->group_width;
 	unsigned int np = l->stripe_length >> PAGE_SHIFT, i;
 	struct ore_components roc = *oc;
+	int ret = EXOFS_COMP_EMPTY;
 	struct page **pages;
-	int empty = 1;
 	u64 r;
 
 	if (rows > EXOFS_INTENT_EMPTY_ROWS)
-		return 0;
+		return EXOFS_COMP_UNKNOWN;
 	roc.made = made;	/* reached: missing is lost, read degraded */
 	pages = kcalloc(np, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
@@ -682,11 +689,11 @@ static int exofs_intent_comp_empty(struct exofs_intent *in,
 	for (i = 0; i < np; i++) {
 		pages[i] = alloc_page(GFP_KERNEL);
 		if (!pages[i]) {
-			empty = -ENOMEM;
+			ret = -ENOMEM;
 			goto out;
 		}
 	}
-	for (r = 0; r < rows && empty == 1; r++) {
+	for (r = 0; r < rows && ret == EXOFS_COMP_EMPTY; r++) {
 		u64 nrows, start = ore_layout_comp_stripes(l, comp,
 							   r * l->stripe_unit,
 							   1, &nrows);
@@ -710,12 +717,14 @@ static int exofs_intent_comp_empty(struct exofs_intent *in,
 			ore_put_io_state(ios);
 		}
 		if (err) {
-			empty = err;
+			ret = err == -ENOMEM ? err : EXOFS_COMP_UNKNOWN;
 			break;
 		}
-		for (i = 0; i < len >> PAGE_SHIFT && empty == 1; i++)
-			if (memchr_inv(page_address(pages[i]), 0, PAGE_SIZE))
-				empty = 0;
+		for (i = 0; i < len >> PAGE_SHIFT; i++)
+			if (memchr_inv(page_address(pages[i]), 0, PAGE_SIZE)) {
+				ret = EXOFS_COMP_HELD;
+				break;
+			}
 		cond_resched();
 	}
 out:
@@ -723,40 +732,78 @@ out:
 		if (pages[i])
 			__free_page(pages[i]);
 	kfree(pages);
-	return empty;
+	return ret;
 }
 
 /*
- * Is a component of @oc's object that @made reaches missing though it
- * held data outside the record's regions? Then it was lost before the
- * crash, not unmade by it: 1. Stores not in service are passed over
- * (their rebuild makes their components).
+ * Was a component of @oc's object that @made reaches lost before the
+ * crash rather than left unmade by it? A missing one whose units outside
+ * the record's regions the redundancy shows holding data (exofs_intent_
+ * comp_empty()) was: made empty it would read as zeros. Then the other
+ * missing ones are made here (empty), that one stays lost, and 1 is
+ * returned; 0 when none was (the caller makes them all); -ENOMEM. A
+ * missing component the redundancy cannot tell about is taken for unmade,
+ * with a warning. Stores not in service are passed over (their rebuild
+ * makes their components).
  */
 static int exofs_intent_lost(struct exofs_intent *in,
 			     const struct ore_components *oc, u64 made)
 {
 	const struct ore_layout *l = &in->sbi->layout;
+	const char *id = in->sbi->sb->s_id;
+	unsigned long *miss;
+	int ret = 0, what;
 	u32 comp;
 	u64 len;
-	int empty;
 
+	miss = bitmap_zalloc(l->num_comps, GFP_KERNEL);
+	if (!miss)
+		return -ENOMEM;
 	for (comp = 0; comp < l->num_comps; comp++) {
 		struct ore_store *store = ore_comp_store(oc, comp);
 
-		if (!ore_layout_obj_size(l, comp, made) ||
-		    !ore_store_readable(store, 0, U64_MAX) ||
-		    store->ops->length(store, oc->oid, &len) != -ENOENT)
-			continue;
-		empty = exofs_intent_comp_empty(in, oc, comp, made);
-		if (empty == 1)
-			continue;
-		pr_warn("%s: object 0x%llx: component %u on store %s is missing and %s: it was lost before the crash, not left unmade by it; it stays lost (read from the redundancy)\n",
-			in->sbi->sb->s_id, oc->oid, comp, store->name,
-			empty ? "could not be read from the redundancy" :
-			"held data outside the regions with writes in flight");
-		return 1;
+		if (ore_layout_obj_size(l, comp, made) &&
+		    ore_store_readable(store, 0, U64_MAX) &&
+		    store->ops->length(store, oc->oid, &len) == -ENOENT)
+			__set_bit(comp, miss);
 	}
-	return 0;
+	for_each_set_bit(comp, miss, l->num_comps) {
+		struct ore_store *store = ore_comp_store(oc, comp);
+
+		what = exofs_intent_comp_empty(in, oc, comp, made);
+		if (what < 0) {
+			ret = what;
+			goto out;
+		}
+		if (what == EXOFS_COMP_UNKNOWN)
+			pr_warn("%s: object 0x%llx: component %u on store %s is missing and the redundancy cannot tell whether it held data outside the regions with writes in flight: taken for one whose creation the crash lost, made empty\n",
+				id, oc->oid, comp, store->name);
+		if (what != EXOFS_COMP_HELD) {
+			__clear_bit(comp, miss);
+			continue;
+		}
+		pr_warn("%s: object 0x%llx: component %u on store %s is missing and held data outside the regions with writes in flight: it was lost before the crash, not left unmade by it; it stays lost (read from the redundancy), the object's regions are not repaired\n",
+			id, oc->oid, comp, store->name);
+		ret = 1;
+	}
+	if (!ret)
+		goto out;
+	/* the others are unmade: make them, the lost ones stay as they are */
+	for (comp = 0; comp < l->num_comps; comp++) {
+		struct ore_store *store = ore_comp_store(oc, comp);
+		int err;
+
+		if (test_bit(comp, miss) || !ore_layout_obj_size(l, comp, made) ||
+		    !ore_store_writable(store))
+			continue;
+		err = store->ops->create(store, oc->oid);
+		if (err && err != -EEXIST)
+			pr_warn("%s: object 0x%llx: cannot make component %u on store %s: %d\n",
+				id, oc->oid, comp, store->name, err);
+	}
+out:
+	bitmap_free(miss);
+	return ret;
 }
 
 /*
@@ -765,10 +812,11 @@ static int exofs_intent_lost(struct exofs_intent *in,
  * creation it lost (each store's filesystem commits its own journal).
  * Make those, empty, and take i_made as made, so that none of them passes
  * for lost. A missing one that held data outside the record's regions
- * (exofs_intent_lost()) was lost before the crash (a second fault): made
- * empty it would read as zeros, so the object's components are left as
- * they are, that one lost. Returns 1 when the inode is free (no object:
- * nothing to repair), else 0 or an error of ore_make().
+ * (exofs_intent_lost()) was lost before the crash (a second fault): it
+ * stays lost (made empty it would read as zeros) and the object's regions
+ * are not repaired (2: a repair would write over the lost component's
+ * data there, or read it as zeros). Returns 1 when the inode is free (no
+ * object: nothing to repair), else 0, 2 or a negative errno.
  */
 static int exofs_intent_made(struct exofs_intent *in,
 			     struct ore_components *oc)
@@ -790,8 +838,15 @@ static int exofs_intent_made(struct exofs_intent *in,
 	}
 	if (err)
 		return 1;
-	if (!made || exofs_intent_lost(in, oc, made))
+	if (!made)
 		return 0;
+	err = exofs_intent_lost(in, oc, made);
+	if (err < 0)
+		return err;
+	if (err) {
+		oc->made = made;	/* the lost one is lost, not a hole */
+		return 2;
+	}
 	return ore_make(&sbi->layout, oc, made);
 }
 
@@ -814,6 +869,8 @@ static int exofs_intent_repair(struct exofs_intent *in,
 	if (err < 0)
 		pr_err("%s: object 0x%llx: cannot make the components its record reaches: %d\n",
 		       sbi->sb->s_id, r->oid, err);
+	if (err == 2)
+		return any ? -EIO : 0;	/* a lost component: not repaired */
 	if (err)
 		return err < 0 ? err : 0;
 	if (!any)
@@ -883,7 +940,8 @@ static int exofs_intent_restamp_all(struct exofs_intent *in)
 				sbi->sb->s_id, r->oid, err);
 		if (err == -ENOMEM)
 			return err;
-		if (err == 1 || !any)	/* a free inode, or nothing there */
+		/* a free inode, a lost component, or nothing there */
+		if (err == 1 || err == 2 || !any)
 			continue;
 		err = ore_restamp(&sbi->layout, &oc, off, end - off);
 		if (err == -ENOMEM)

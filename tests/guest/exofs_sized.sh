@@ -17,7 +17,7 @@
 . /ore/tests/exofs_lib.sh
 
 M=$EXOFS_MNT
-ktap_plan 34
+ktap_plan 40
 
 exofs_load || ktap_done
 exofs_stores_ext4 4 || ktap_done
@@ -132,6 +132,24 @@ check "after the repair the file reads back right (not zeros)" sh -c "
 check "the repair kept the component lost: it held data" sh -c "
 	dmesg | tail -n +$((n + 1)) | grep -q 'object 0x$oid: component .* is missing and held data outside the regions' &&
 	[ ! -e /stores/s0/$oid ]"
+exofs_umount
+# the same with the region holding data too (a 5 MiB file, region 1 from
+# 4 MiB on): the region is not repaired (that would write the lost
+# component there, or parity from zeros), the whole file reads back right
+head -c 5242880 /dev/urandom > /tmp/m5m
+big_file() { exofs_mount && cp /tmp/m5m $M/big && sync; }
+check "mount; a 5 MiB file" big_file
+boid=$(printf '%x' $(( 0x20000 + $(stat -c %i $M/big) )))
+exofs_umount
+check "delete one component file of it" rm -f /stores/s1/$boid /stores/s1/$boid.csum
+check "an intent record naming its region 1" exofs_mutate set intent 0x$boid 1 $EXOFS_STORES
+n=$(dmesg | wc -l)
+check "mount (the intent repair runs)" exofs_mount
+check "after the repair the 5 MiB file reads back right" sh -c "
+	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/m5m $M/big"
+check "the component stayed lost and the region was not repaired" sh -c "
+	dmesg | tail -n +$((n + 1)) | grep -q 'object 0x$boid: component .* the object.s regions are not repaired' &&
+	[ ! -e /stores/s1/$boid ]"
 exofs_umount
 
 # the format before: every component with the file
