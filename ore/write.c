@@ -86,43 +86,47 @@ static void ore_stripe_parity(const struct ore_layout *layout,
 			      layout->data_width, PAGE_SIZE);
 }
 
-/* A whole stripe: parity from the caller's pages, no reads. */
+/* Parity pages of a full stripe kept on the stack up to this many */
+#define ORE_FULL_PAR_STACK	32
+
+/*
+ * A whole stripe: parity from the caller's @pages (the data columns, one
+ * after another), no reads. @par has room for the parity columns' pages
+ * (parity * rows), reused from stripe to stripe.
+ */
 static int ore_write_full_stripe(struct ore_batch *batch,
 				 const struct ore_striping_info *si,
-				 struct page **pages)
+				 struct page **pages, struct page **par)
 {
 	struct ore_io_state *ios = batch->ios;
 	const struct ore_layout *layout = ios->layout;
 	unsigned int rows = layout->stripe_unit / PAGE_SIZE;
 	u32 gw = layout->group_width, dw = layout->data_width, c;
 	u64 obj_off = si->row * layout->stripe_unit;
-	struct page **tab;
-	unsigned int j;
+	void *ptrs[ORE_MAX_GROUP_WIDTH];
+	unsigned int i, j;
 	int err = 0;
 
-	tab = kcalloc(gw * rows, sizeof(*tab), GFP_NOIO);
-	if (!tab)
-		return -ENOMEM;
-	for (c = 0; c < dw; c++)
-		for (j = 0; j < rows; j++)
-			tab[c * rows + j] = pages[c * rows + j];
-	for (c = dw; c < gw; c++)
-		for (j = 0; j < rows; j++) {
-			tab[c * rows + j] = ore_own_page(ios);
-			if (!tab[c * rows + j]) {
-				err = -ENOMEM;
-				goto out;
-			}
-		}
-	for (j = 0; j < rows; j++)
-		ore_stripe_parity(layout, tab, rows, j);
+	for (i = 0; i < (gw - dw) * rows; i++) {
+		par[i] = ore_own_page(ios);
+		if (!par[i])
+			return -ENOMEM;
+	}
+	for (j = 0; j < rows; j++) {
+		for (c = 0; c < dw; c++)
+			ptrs[c] = ore_pa(pages[c * rows + j]);
+		for (c = dw; c < gw; c++)
+			ptrs[c] = ore_pa(par[(c - dw) * rows + j]);
+		if (layout->parity == 2)
+			ore_gen_pq(ptrs, dw, PAGE_SIZE);
+		else
+			ore_xor_pages(ptrs[dw], ptrs, dw, PAGE_SIZE);
+	}
 	for (c = 0; c < gw && !err; c++)
 		err = ore_map_column(batch, si->group, si->row, c, obj_off,
-				     &tab[c * rows], rows);
+				     c < dw ? &pages[c * rows] :
+				     &par[(c - dw) * rows], rows);
 	ios->stats_full_stripes++;
-	atomic64_inc(&ore_stats.full_stripes);
-out:
-	kfree(tab);
 	return err;
 }
 
@@ -555,14 +559,29 @@ static int ore_map_parity_write(struct ore_batch *wbatch, u64 len)
 	ore_layout_cut(layout, ios->offset, len, &cut);
 	if (cut.head_len)
 		err = ore_map_partial_stripe(ios, cut.head_off, cut.head_len);
-	for (loff = cut.full_off; !err && loff < cut.full_off + cut.full_len;
-	     loff += layout->stripe_length) {
-		struct page **pages = &ios->pages[(loff - ios->offset) /
-						  PAGE_SIZE];
-		struct ore_striping_info si;
+	if (!err && cut.full_len) {
+		u32 npar = layout->parity * (layout->stripe_unit / PAGE_SIZE);
+		struct page *par_stack[ORE_FULL_PAR_STACK], **par = par_stack;
+		u64 nr = 0;
 
-		ore_calc_stripe_info(layout, loff, &si);
-		err = ore_write_full_stripe(wbatch, &si, pages);
+		if (npar > ORE_FULL_PAR_STACK) {
+			par = kmalloc_array(npar, sizeof(*par), GFP_NOIO);
+			if (!par)
+				err = -ENOMEM;
+		}
+		for (loff = cut.full_off;
+		     !err && loff < cut.full_off + cut.full_len;
+		     loff += layout->stripe_length, nr++) {
+			struct page **pages = &ios->pages[(loff - ios->offset) /
+							  PAGE_SIZE];
+			struct ore_striping_info si;
+
+			ore_calc_stripe_info(layout, loff, &si);
+			err = ore_write_full_stripe(wbatch, &si, pages, par);
+		}
+		atomic64_add(nr, &ore_stats.full_stripes);
+		if (par != par_stack)
+			kfree(par);
 	}
 	if (!err && cut.tail_len)
 		err = ore_map_partial_stripe(ios, cut.tail_off, cut.tail_len);
