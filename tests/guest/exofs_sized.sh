@@ -119,20 +119,30 @@ check "the file still reads back right, degraded" sh -c "
 	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/m40k $M/mid &&
 	[ \$(cat $(exofs_sysdir)/degraded_ios) -gt $deg0 ]"
 check "umount" exofs_umount
-# ... and a crash then leaves the file in the intent record (region 1: its
-# data is all in region 0): the mount's repair must not take the lost
-# component for one whose create the crash lost (made empty it would read
-# as zeros): the redundancy says it held data, so it stays lost
-check "an intent record naming the 40 KiB file's region 1 on every store" \
-	exofs_mutate set intent 0x$oid 1 $EXOFS_STORES
-n=$(dmesg | wc -l)
-check "mount (the intent repair runs)" exofs_mount
-check "after the repair the file reads back right (not zeros)" sh -c "
-	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/m40k $M/mid"
-check "the repair kept the component lost: it held data" sh -c "
-	dmesg | tail -n +$((n + 1)) | grep -q 'object 0x$oid: component .* is missing and held data outside the regions' &&
-	[ ! -e /stores/s0/$oid ]"
-exofs_umount
+# lost_in_record FILE OID STORE REF MSG NAME: after a component of FILE
+# (object OID) was deleted from STORE, a crash leaves FILE's region 1 in
+# the intent record (exofs_mutate) and the mount's repair runs: FILE must
+# read back as REF (not zeros where the component was), and the kernel
+# must say MSG (the component stays lost, it held data) with the
+# component still absent. 4 results.
+lost_in_record() {
+	local file=$1 oid=$2 store=$3 ref=$4 msg=$5 name=$6 n
+	check "$name: an intent record naming its region 1 on every store" \
+		exofs_mutate set intent 0x$oid 1 $EXOFS_STORES
+	n=$(dmesg | wc -l)
+	check "$name: mount (the intent repair runs)" exofs_mount
+	check "$name: after the repair it reads back right (not zeros)" sh -c "
+		echo 3 > /proc/sys/vm/drop_caches && cmp $ref $file"
+	check "$name: the component stayed lost (it held data)" sh -c "
+		dmesg | tail -n +$((n + 1)) | grep -q 'object 0x$oid: component .* $msg' &&
+		[ ! -e $store/$oid ]"
+	exofs_umount
+}
+# ... and a crash then leaves the file in the record: region 1, its data
+# all in region 0. The repair must not take the lost component for one
+# whose create the crash lost (made empty it would read as zeros).
+lost_in_record $M/mid $oid /stores/s0 /tmp/m40k \
+	"is missing and held data outside the regions" "40 KiB file"
 # the same with the region holding data too (a 5 MiB file, region 1 from
 # 4 MiB on): the region is not repaired (that would write the lost
 # component there, or parity from zeros), the whole file reads back right
@@ -142,15 +152,8 @@ check "mount; a 5 MiB file" big_file
 boid=$(printf '%x' $(( 0x20000 + $(stat -c %i $M/big) )))
 exofs_umount
 check "delete one component file of it" rm -f /stores/s1/$boid /stores/s1/$boid.csum
-check "an intent record naming its region 1" exofs_mutate set intent 0x$boid 1 $EXOFS_STORES
-n=$(dmesg | wc -l)
-check "mount (the intent repair runs)" exofs_mount
-check "after the repair the 5 MiB file reads back right" sh -c "
-	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/m5m $M/big"
-check "the component stayed lost and the region was not repaired" sh -c "
-	dmesg | tail -n +$((n + 1)) | grep -q 'object 0x$boid: component .* the object.s regions are not repaired' &&
-	[ ! -e /stores/s1/$boid ]"
-exofs_umount
+lost_in_record $M/big $boid /stores/s1 /tmp/m5m \
+	"the object.s regions are not repaired" "5 MiB file"
 
 # the format before: every component with the file
 check "four fresh ext4 stores" exofs_stores_ext4 4
