@@ -657,6 +657,12 @@ int exofs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 		err = exofs_truncate(inode, attr->ia_size);
 		if (err)
 			return err;
+		/*
+		 * A size change marks mtime and ctime (POSIX truncate());
+		 * truncate(2) asks for neither, ftruncate(2) for both (then
+		 * setattr_copy() takes the caller's)
+		 */
+		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
 	}
 	setattr_copy(idmap, inode, attr);
 	mark_inode_dirty(inode);

@@ -9,7 +9,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 98
+ktap_plan 99
 
 M=$EXOFS_MNT
 
@@ -57,6 +57,10 @@ check "truncate shrink 200000 -> 70001 keeps the head" sh -c \
 check "truncate grow -> 300000 reads zeros past the old end" sh -c \
 	"fsop truncate $M/tr 300000 && [ \$(stat -c %s $M/tr) = 300000 ] &&
 	 fsop verify $M/tr 0 70001 4 && fsop verify $M/tr 70001 229999 0"
+fsop write $M/tt 0 5000 7
+m0=$(stat -c %Y $M/tt); sleep 1
+expect "truncate(2) changing the size updates mtime and ctime" yes sh -c \
+	"fsop truncate $M/tt 1000 && [ \$(stat -c %Y $M/tt) -gt $m0 ] && [ \$(stat -c %Z $M/tt) -gt $m0 ] && echo yes"
 check "ftruncate shrink to 4097, write at 10000: the gap is zeros" sh -c \
 	"fsop write $M/ft 0 65536 5 && fsop ftruncate $M/ft 4097 &&
 	 fsop write $M/ft 10000 100 6 && fsop verify $M/ft 0 4097 5 &&
