@@ -687,11 +687,17 @@ static int comp_absent_ok(const struct fsck *f, uint64_t oid, uint32_t comp,
  * docs/exofs-format.md, the component holding the last byte to the end of
  * its page, parity to the end of the longest data page of its row.
  */
+/* Rows of an absent component rebuilt to tell unmade from lost, at most */
+#define UNMADE_MAX_ROWS	1024
+
 /*
  * Does absent component @comp of @oid hold nothing but zeros outside the
  * rows with writes in flight, as far as the redundancy tells (each unit it
- * would hold below @made rebuilt from the other components)? A component
- * that held data before the crash was not lost by it: it is lost.
+ * would hold below @made rebuilt from the other components)? 1 yes, 0 no
+ * (data there: it was lost before the crash, not left unmade by it), -1
+ * when the redundancy cannot tell (a unit that cannot be rebuilt, more
+ * than UNMADE_MAX_ROWS rows): the mount (exofs/intent.c) takes that for
+ * unmade, and so does fsck.
  */
 static int comp_rebuilds_empty(struct fsck *f, uint64_t oid, uint32_t comp,
 			       uint64_t made)
@@ -714,19 +720,19 @@ static int comp_rebuilds_empty(struct fsck *f, uint64_t oid, uint32_t comp,
 	o.obj.flight_private = f;
 	rows = (ore_layout_obj_size(l, comp, made) + su - 1) / su;
 	buf = malloc(su);
-	if (!buf)
-		empty = 0;
-	for (r = 0; r < rows && empty; r++) {
+	if (!buf || rows > UNMADE_MAX_ROWS)
+		empty = -1;
+	for (r = 0; r < rows && empty == 1; r++) {
 		uint32_t i;
 
 		if (row_in_flight(&o.obj, ore_user_row_offset(l, group, r),
 				  l->stripe_length))
 			continue;
 		if (ore_user_rebuild_unit(&o.obj, comp, r, buf)) {
-			empty = 0;
+			empty = -1;
 			break;
 		}
-		for (i = 0; i < su && empty; i++)
+		for (i = 0; i < su && empty == 1; i++)
 			empty = !buf[i];
 	}
 	free(buf);
@@ -739,14 +745,21 @@ static int comp_rebuilds_empty(struct fsck *f, uint64_t oid, uint32_t comp,
  * be absent because a crash lost its create? With
  * EXOFS_FEATURE_RO_COMPAT_SIZED, for an inode's object named by the intent
  * records (the inode table and bitmap keep every component from mkfs on),
- * and only when the redundancy says it held nothing outside the rows with
- * writes in flight (comp_rebuilds_empty()): made empty, it loses nothing.
+ * and unless the redundancy says it held data outside the rows with writes
+ * in flight (comp_rebuilds_empty()), as the mount decides. *@unknown (when
+ * not NULL) says the redundancy could not tell.
  */
 static int comp_maybe_unmade(struct fsck *f, uint64_t oid, uint32_t comp,
-			     uint64_t made)
+			     uint64_t made, int *unknown)
 {
-	return f->sized && oid >= EXOFS_INO_OID_BASE && oid_flight(f, oid) &&
-	       comp_rebuilds_empty(f, oid, comp, made);
+	int e;
+
+	if (!f->sized || oid < EXOFS_INO_OID_BASE || !oid_flight(f, oid))
+		return 0;
+	e = comp_rebuilds_empty(f, oid, comp, made);
+	if (unknown)
+		*unknown = e < 0;
+	return e != 0;
 }
 
 /*
@@ -785,6 +798,7 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 	uint32_t first = exofs_first_dev(oid, l->mirrors_p1, f->st.n), c;
 	char path[4096];
 	struct stat s;
+	int unknown;
 
 	for (c = 0; c < l->num_comps; c++) {
 		const char *dir = f->st.dirs[(first + c) % f->st.n];
@@ -798,7 +812,11 @@ static void check_components(struct fsck *f, uint64_t oid, const char *what,
 			    comp_absent_ok(f, oid, c, made))
 				continue;	/* a hole, or not reached */
 			if (errno == ENOENT &&
-			    comp_maybe_unmade(f, oid, c, made)) {
+			    comp_maybe_unmade(f, oid, c, made, &unknown)) {
+				if (unknown)
+					warning("%s: object 0x%llx component %u on store %s: the redundancy cannot tell whether it held data outside the regions with writes in flight: taken (as the mount takes it) for one whose create the crash lost",
+						what, (unsigned long long)oid, c,
+						dir);
 				comp_not_made(oid, c, what, dir, path);
 				continue;
 			}
@@ -850,7 +868,7 @@ static int fsck_obj_open(struct fsck *f, uint64_t oid, uint64_t made,
 	for (c = 0; c < f->st.layout.num_comps; c++)
 		if (o->comps[c].fd == ORE_USER_EMPTY &&
 		    !comp_absent_ok(f, oid, c, made) &&
-		    !comp_maybe_unmade(f, oid, c, made))
+		    !comp_maybe_unmade(f, oid, c, made, NULL))
 			o->comps[c].fd = ORE_USER_MISSING;
 	o->obj.in_flight = row_in_flight;
 	o->obj.flight_private = f;

@@ -4,7 +4,7 @@
 cd "$(dirname "$0")" || exit 1
 T=$(mktemp -d /tmp/test_mkfs.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-N=0 FAILED=0 PLAN=90
+N=0 FAILED=0 PLAN=91
 S="$T/s0 $T/s1 $T/s2 $T/s3"
 mkdir -p $S
 
@@ -412,6 +412,19 @@ intent_lost() {
 	cmp -s $T/orig $T/s0/20001
 }
 expect "fsck after a crash: a component of an object the record names that held data outside its regions: lost, --repair keeps the parity" 0 intent_lost
+# two components of the group absent: the redundancy cannot tell whether
+# either held data; fsck takes them for unmade, as the mount does, with a
+# warning, not for lost (the directory then reads as zeros: its own check
+# fails, as it would after the mount)
+intent_unknown() {
+	./mkfs.exofs -q -f --raid 5 $S && rm $T/s0/20001 $T/s1/20001 &&
+	$MUT set intent 0x20001 1 $S > /dev/null || return 1
+	./fsck.exofs $S > $T/out 2>&1
+	grep -q "^WARNING: directory 1: object 0x20001 component 0 on store $T/s1: the redundancy cannot tell" $T/out &&
+	grep -q "^NOTE: directory 1: object 0x20001 component 3 is not made on store $T/s0 " $T/out &&
+	! grep -q "is missing" $T/out
+}
+expect "fsck after a crash: two components of a group absent, the redundancy cannot tell: taken for unmade, with a warning" 0 intent_unknown
 # intent_flip REGION: a byte of the data component (its block and the
 # parity no longer agree with it, as a write torn by a crash leaves them)
 intent_flip() {
