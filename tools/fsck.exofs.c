@@ -704,8 +704,8 @@ static int comp_rebuilds_empty(struct fsck *f, uint64_t oid, uint32_t comp,
 {
 	const struct ore_layout *l = &f->st.layout;
 	uint32_t su = l->stripe_unit;
-	uint32_t group = comp / l->mirrors_p1 / l->group_width, c;
-	uint64_t rows, r;
+	uint64_t rows, nrows, r;
+	uint32_t c;
 	struct exofs_obj o;
 	uint8_t *buf;
 	int empty = 1;
@@ -725,7 +725,9 @@ static int comp_rebuilds_empty(struct fsck *f, uint64_t oid, uint32_t comp,
 	for (r = 0; r < rows && empty == 1; r++) {
 		uint32_t i;
 
-		if (row_in_flight(&o.obj, ore_user_row_offset(l, group, r),
+		if (row_in_flight(&o.obj,
+				  ore_layout_comp_stripes(l, comp, r * su, 1,
+							  &nrows),
 				  l->stripe_length))
 			continue;
 		if (ore_user_rebuild_unit(&o.obj, comp, r, buf)) {
@@ -910,12 +912,11 @@ struct csum_walk {
 static int block_in_flight(struct exofs_obj *o, uint32_t comp, uint64_t off)
 {
 	const struct ore_layout *l = &o->obj.layout;
-	uint32_t group = comp / l->mirrors_p1 / l->group_width;
+	uint64_t rows;
 
 	return o->obj.in_flight &&
 	       o->obj.in_flight(&o->obj,
-				ore_user_row_offset(l, group,
-						    off / l->stripe_unit),
+				ore_layout_comp_stripes(l, comp, off, 1, &rows),
 				l->stripe_length);
 }
 

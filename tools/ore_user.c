@@ -695,14 +695,6 @@ static int check_row_copies(struct ore_user_obj *obj, struct row_buf *rb,
 	return lost;
 }
 
-uint64_t ore_user_row_offset(const struct ore_layout *l, uint32_t group,
-			     uint64_t row)
-{
-	return row / l->group_depth * l->super_stripe +
-	       group * l->group_length +
-	       row % l->group_depth * l->stripe_length;
-}
-
 /*
  * The mismatches found in a row (since @before) that had writes in flight
  * at a crash: counted in @rep->in_flight, not as bad. Unreadable units
@@ -752,8 +744,13 @@ int ore_user_check(struct ore_user_obj *obj, uint64_t size, int repair,
 		uint64_t r;
 
 		for (r = 0;; r++) {
-			uint64_t nr, start = ore_user_row_offset(l, g, r);
+			uint64_t nr, start;
 			int bad = 0;
+
+			/* the row's offset, as any component of it sees it */
+			start = ore_layout_comp_stripes(l,
+					ore_layout_comp(l, g, 0, 0), r * su,
+					1, &nr);
 
 			if (start >= size)
 				break;

@@ -126,13 +126,6 @@ int ore_user_read(struct ore_user_obj *obj, uint64_t offset, void *buf,
 		  size_t len);
 
 /*
- * ore_user_row_offset - the logical offset of stripe row @row of group
- * @group (the rows a component of the group holds: its stripe unit @row).
- */
-uint64_t ore_user_row_offset(const struct ore_layout *l, uint32_t group,
-			     uint64_t row);
-
-/*
  * ore_user_check - check every stripe row holding logical bytes below
  * @size: mirrors identical, P and Q equal to those computed from the data
  * (bytes past the end of an object count as zeros). Fills @rep. Returns 0
