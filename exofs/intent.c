@@ -740,14 +740,15 @@ out:
  * crash rather than left unmade by it? A missing one whose units outside
  * the record's regions the redundancy shows holding data (exofs_intent_
  * comp_empty()) was: made empty it would read as zeros. Then the other
- * missing ones are made here (empty), that one stays lost, and 1 is
+ * missing ones are made here (empty: ore_make_except()), that one stays
+ * lost, and 1 is
  * returned; 0 when none was (the caller makes them all); -ENOMEM. A
  * missing component the redundancy cannot tell about is taken for unmade,
  * with a warning. Stores not in service are passed over (their rebuild
  * makes their components).
  */
 static int exofs_intent_lost(struct exofs_intent *in,
-			     const struct ore_components *oc, u64 made)
+			     struct ore_components *oc, u64 made)
 {
 	const struct ore_layout *l = &in->sbi->layout;
 	const char *id = in->sbi->sb->s_id;
@@ -789,18 +790,10 @@ static int exofs_intent_lost(struct exofs_intent *in,
 	if (!ret)
 		goto out;
 	/* the others are unmade: make them, the lost ones stay as they are */
-	for (comp = 0; comp < l->num_comps; comp++) {
-		struct ore_store *store = ore_comp_store(oc, comp);
-		int err;
-
-		if (test_bit(comp, miss) || !ore_layout_obj_size(l, comp, made) ||
-		    !ore_store_writable(store))
-			continue;
-		err = store->ops->create(store, oc->oid);
-		if (err && err != -EEXIST)
-			pr_warn("%s: object 0x%llx: cannot make component %u on store %s: %d\n",
-				id, oc->oid, comp, store->name, err);
-	}
+	what = ore_make_except(l, oc, made, miss);
+	if (what)
+		pr_warn("%s: object 0x%llx: cannot make the components beside the lost one: %d\n",
+			id, oc->oid, what);
 out:
 	bitmap_free(miss);
 	return ret;

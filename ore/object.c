@@ -238,15 +238,20 @@ struct ore_reach_arg {
 	u64 end;	/* the new extent (size of a truncate) */
 	bool lazy;	/* ore_components.lazy: truncate creates */
 	bool sized;	/* ore_components.sized */
+	const unsigned long *skip;	/* components not to make, or NULL */
 };
 
-/* Make @comp exist when @ra->end reaches it and @ra->made did not. */
+/*
+ * Make @comp exist when @ra->end reaches it and @ra->made did not (and
+ * @ra->skip does not name it).
+ */
 static int ore_op_make(struct ore_store *store, u32 comp, u64 oid, void *arg)
 {
 	struct ore_reach_arg *ra = arg;
 	int err;
 
-	if (ore_layout_obj_size(ra->layout, comp, ra->made) ||
+	if ((ra->skip && test_bit(comp, ra->skip)) ||
+	    ore_layout_obj_size(ra->layout, comp, ra->made) ||
 	    !ore_layout_obj_size(ra->layout, comp, ra->end))
 		return 0;
 	err = store->ops->create(store, oid);
@@ -255,18 +260,21 @@ static int ore_op_make(struct ore_store *store, u32 comp, u64 oid, void *arg)
 
 /*
  * Make the components of @oc that the first @end bytes reach and the
- * first @made did not, then raise @oc->made to @end. Synchronous, the
- * creates in parallel, without filesystem reclaim (the caller may be a
- * writeback). Returns 0 (components on failed stores skipped: their
- * rebuild makes them) or a negative errno (nothing known made then).
+ * first @made did not (but those @skip names, when not NULL), then raise
+ * @oc->made to @end. Synchronous, the creates in parallel, without
+ * filesystem reclaim (the caller may be a writeback). Returns 0
+ * (components on failed stores skipped: their rebuild makes them) or a
+ * negative errno (nothing known made then).
  */
 static int ore_make_comps(const struct ore_layout *layout,
-			  struct ore_components *oc, u64 made, u64 end)
+			  struct ore_components *oc, u64 made, u64 end,
+			  const unsigned long *skip)
 {
 	struct ore_reach_arg ra = {
 		.layout = layout,
 		.made = made,
 		.end = end,
+		.skip = skip,
 	};
 	struct ore_io_state *mios;
 	unsigned int nofs;
@@ -299,7 +307,7 @@ int ore_make_reach(struct ore_io_state *ios, u64 end)
 	u64 made = max(ore_priv(ios)->made, READ_ONCE(ios->oc->made));
 	int err;
 
-	err = ore_make_comps(ios->layout, ios->oc, made, end);
+	err = ore_make_comps(ios->layout, ios->oc, made, end, NULL);
 	if (!err)
 		ore_priv(ios)->made = max(ore_priv(ios)->made, end);
 	return err;
@@ -323,14 +331,36 @@ int ore_make_reach(struct ore_io_state *ios, u64 end)
 int ore_make(const struct ore_layout *layout, struct ore_components *oc,
 	     u64 size)
 {
+	return ore_make_except(layout, oc, size, NULL);
+}
+EXPORT_SYMBOL_GPL(ore_make);
+
+/**
+ * ore_make_except() - ore_make(), leaving some components as they are
+ * @layout: the object's layout
+ * @oc: the object's components, sized (&ore_components.sized)
+ * @size: the object's size
+ * @skip: a bitmap of @layout->num_comps bits: components not to make
+ *	(exofs: missing ones it knows lost, which must stay missing so that
+ *	they are read from the redundancy), or NULL
+ *
+ * As ore_make(); @oc->made is raised to @size all the same, so a skipped
+ * component that @size reaches and that is missing counts as lost.
+ *
+ * Return: as ore_make().
+ */
+int ore_make_except(const struct ore_layout *layout,
+		    struct ore_components *oc, u64 size,
+		    const unsigned long *skip)
+{
 	u64 made;
 
 	if (!oc->sized || oc->lazy)
 		return -EINVAL;
 	made = READ_ONCE(oc->made);
-	return size > made ? ore_make_comps(layout, oc, made, size) : 0;
+	return size > made ? ore_make_comps(layout, oc, made, size, skip) : 0;
 }
-EXPORT_SYMBOL_GPL(ore_make);
+EXPORT_SYMBOL_GPL(ore_make_except);
 
 static int ore_op_truncate(struct ore_store *store, u32 comp, u64 oid,
 			   void *arg)

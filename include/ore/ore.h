@@ -347,6 +347,9 @@ int ore_truncate(const struct ore_layout *layout, struct ore_components *oc,
 		 u64 size);
 int ore_make(const struct ore_layout *layout, struct ore_components *oc,
 	     u64 size);
+int ore_make_except(const struct ore_layout *layout,
+		    struct ore_components *oc, u64 size,
+		    const unsigned long *skip);
 int ore_flush(const struct ore_layout *layout, struct ore_components *oc);
 int ore_length(const struct ore_layout *layout, struct ore_components *oc,
 	       u64 *size);
