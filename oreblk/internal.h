@@ -282,6 +282,38 @@ enum oreblk_sync_action {
 				 * "recover", as md says) */
 };
 
+/*
+ * Steps of a rebuild in flight at once, at most (one for the other
+ * actions); fewer when their pages would pass OREBLK_RECOVER_MEM.
+ */
+#define OREBLK_RECOVER_DEPTH	4
+#define OREBLK_RECOVER_MEM	SZ_32M
+
+/**
+ * struct oreblk_sync_step - stripes the sync thread holds for one step
+ * @arr: the array
+ * @piece: the stripe locks
+ * @handover: completed when a stripe the step waited for is handed over
+ * @work: a rebuild step's ore_rebuild(), which runs from oreblk_wq while
+ *	the thread locks the next step's stripes
+ * @done: completed when @work is over (its stripes released)
+ * @from: the member's data offset of the step
+ * @loff: logical offset of its first stripe
+ * @rows: the member's rows (stripes) in the step
+ * @err: what @work returned
+ */
+struct oreblk_sync_step {
+	struct oreblk_array *arr;
+	struct oreblk_piece piece;
+	struct completion handover;
+	struct work_struct work;
+	struct completion done;
+	u64 from;
+	u64 loff;
+	u64 rows;
+	int err;
+};
+
 /**
  * struct oreblk_recovery - one run of the sync thread (recover.c): the
  *	rebuild of a member, or a resync, check or repair of the array
@@ -294,8 +326,8 @@ enum oreblk_sync_action {
  * @max_rows: stripe rows per step
  * @pages: the buffer of one step
  * @nr_pages: entries in @pages
- * @piece: holds the stripe locks of a step (only its lock fields)
- * @handover: a stripe lock was handed over to @piece
+ * @depth: steps a rebuild runs at once (the other actions: 1)
+ * @steps: the stripe locks of the steps in flight, @depth of them
  * @new_file: OREBLK_SYNC_REPLACE: the new device, opened
  * @new_store: OREBLK_SYNC_REPLACE: its block store
  * @old_store: OREBLK_SYNC_REPLACE: the member's store before the replace,
@@ -313,8 +345,8 @@ struct oreblk_recovery {
 	u64 max_rows;
 	struct page **pages;
 	unsigned int nr_pages;
-	struct oreblk_piece piece;
-	struct completion handover;
+	unsigned int depth;
+	struct oreblk_sync_step steps[OREBLK_RECOVER_DEPTH];
 	struct file *new_file;
 	struct ore_store *new_store;
 	struct ore_store *old_store;
