@@ -41,6 +41,10 @@ printf '%-34s %8s %10s %6s\n' "raid5 gw4 su64k" "$r5b" "$x3" "$(ratio "$r5b" "$x
 printf '%-34s %8s %10s %6s\n' "raid6 gw8 su4k" "$r6a" "$p6" "$(ratio "$r6a" "$p6")"
 printf '%-34s %8s %10s %6s\n' "raid6 gw6 su64k" "$r6b" "$p4" "$(ratio "$r6b" "$p4")"
 printf '%-34s %8s %10s %6s\n' "raid6 gw8 raw vs boot gen()" "$p6" "$r6" "$(ratio "$p6" "$r6")"
+p61=$(fig raw-pq-dw6-1m); x21=$(fig raw-xor-dw2-1m)
+echo "== the same at su4k against the parity call over ~1 MiB of pages (the engine's footprint), not one stripe"
+printf '%-34s %8s %10s %6s\n' "raid5 gw3 su4k vs raw 1 MiB" "$r5a" "$x21" "$(ratio "$r5a" "$x21")"
+printf '%-34s %8s %10s %6s\n' "raid6 gw8 su4k vs raw 1 MiB" "$r6a" "$p61" "$(ratio "$r6a" "$p61")"
 printf '%-34s %8s\n' "raid0 gw4 su64k (no parity)" "$r0"
 echo "== block stores ($devs), full-stripe writes"
 printf '%-34s %8s\n' "raid0 (raw aggregate)" "$d0"

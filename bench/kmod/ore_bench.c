@@ -298,6 +298,13 @@ static void bench_cpu(void)
 	bench_raw("raw-xor-dw3", 1, 3, 16, 1024ULL << 20);
 	bench_raw("raw-pq-dw6", 2, 6, 1, 512ULL << 20);
 	bench_raw("raw-pq-dw4", 2, 4, 16, 1024ULL << 20);
+	/*
+	 * The engine's figure walks about 1 MiB of data per I/O; these walk
+	 * as much (43 rows of 6 or 2 data pages), to tell the engine's own
+	 * cost from that of a footprint larger than one stripe
+	 */
+	bench_raw("raw-pq-dw6-1m", 2, 6, 43, 512ULL << 20);
+	bench_raw("raw-xor-dw2-1m", 1, 2, 128, 256ULL << 20);
 	bench_one("cpu-raid5-gw3-su4k", ORE_RAID5, 3, PAGE_SIZE, stores, 8,
 		  256ULL << 20);
 	bench_one("cpu-raid5-gw4-su64k", ORE_RAID5, 4, 64 << 10, stores, 8,
