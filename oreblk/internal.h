@@ -294,8 +294,8 @@ enum oreblk_sync_action {
  * @arr: the array
  * @piece: the stripe locks
  * @handover: completed when a stripe the step waited for is handed over
- * @work: a rebuild step's ore_rebuild(), which runs from oreblk_wq while
- *	the thread locks the next step's stripes
+ * @work: a rebuild step's ore_rebuild(), which runs from oreblk_sync_wq
+ *	while the thread locks the next step's stripes
  * @done: completed when @work is over (its stripes released)
  * @from: the member's data offset of the step
  * @loff: logical offset of its first stripe
@@ -657,6 +657,7 @@ extern const struct attribute_group *oreblk_attr_groups[];
  * main.c
  */
 extern struct workqueue_struct *oreblk_wq;
+extern struct workqueue_struct *oreblk_sync_wq;
 extern int oreblk_major;
 
 #endif /* _OREBLK_INTERNAL_H */

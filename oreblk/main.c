@@ -17,6 +17,7 @@
 #include "internal.h"
 
 struct workqueue_struct *oreblk_wq;
+struct workqueue_struct *oreblk_sync_wq;
 int oreblk_major;
 
 /* Protects oreblk_arrays and the index allocation; held by every ioctl. */
@@ -307,6 +308,18 @@ static int __init oreblk_init(void)
 	oreblk_wq = alloc_workqueue("oreblk", WQ_MEM_RECLAIM, 0);
 	if (!oreblk_wq)
 		return -ENOMEM;
+	/*
+	 * The steps of a rebuild (recover.c): long, parity on the CPU, their
+	 * stripes locked meanwhile. A queue of their own, with its own
+	 * rescuer, so that they never hold up a lock handover or a failure
+	 * record behind them in oreblk_wq's pool.
+	 */
+	oreblk_sync_wq = alloc_workqueue("oreblk_sync",
+					 WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!oreblk_sync_wq) {
+		destroy_workqueue(oreblk_wq);
+		return -ENOMEM;
+	}
 	oreblk_major = register_blkdev(0, "oreblk");
 	if (oreblk_major < 0) {
 		err = oreblk_major;
@@ -326,6 +339,7 @@ static int __init oreblk_init(void)
 out_blkdev:
 	unregister_blkdev(oreblk_major, "oreblk");
 out_wq:
+	destroy_workqueue(oreblk_sync_wq);
 	destroy_workqueue(oreblk_wq);
 	return err;
 }
@@ -340,6 +354,7 @@ static void __exit oreblk_exit(void)
 		oreblk_destroy(arr);
 	mutex_unlock(&oreblk_ctl_mutex);
 	unregister_blkdev(oreblk_major, "oreblk");
+	destroy_workqueue(oreblk_sync_wq);
 	destroy_workqueue(oreblk_wq);
 	ida_destroy(&oreblk_ida);
 }

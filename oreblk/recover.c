@@ -24,7 +24,7 @@
  * those stripes runs meanwhile), rebuilds them (ore_rebuild(): read with
  * the redundancy, written to the new member only), releases the locks and
  * raises the recovery offset. Steps overlap (up to OREBLK_RECOVER_DEPTH
- * at once, each in oreblk_wq, their pages within OREBLK_RECOVER_MEM):
+ * at once, each in oreblk_sync_wq, their pages within OREBLK_RECOVER_MEM):
  * while they read and write, the thread locks the stripes of the next;
  * the recovery offset rises over the steps that are over, in order. With
  * one step at a time a rebuild lost to md's under user reads (md keeps
@@ -219,7 +219,7 @@ static int oreblk_recover_checkpoint(struct oreblk_array *arr,
 	return 0;
 }
 
-/* A rebuild step, from oreblk_wq: rebuild its stripes, release them. */
+/* A rebuild step, from oreblk_sync_wq: rebuild its stripes, release them. */
 static void oreblk_recover_step_work(struct work_struct *work)
 {
 	struct oreblk_sync_step *step = container_of(work,
@@ -267,7 +267,7 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 			step = &rc->steps[(head + busy) % rc->depth];
 			oreblk_member_rows_lock(arr, rc, step, next);
 			reinit_completion(&step->done);
-			queue_work(oreblk_wq, &step->work);
+			queue_work(oreblk_sync_wq, &step->work);
 			next += step->rows * su;
 			busy++;
 		}
@@ -280,6 +280,9 @@ static int oreblk_recover_run(struct oreblk_array *arr,
 		if (err)
 			continue;	/* the steps in flight end first */
 		err = step->err;
+		/* the step wrote nothing to a member that failed meanwhile */
+		if (!err && ore_store_failed(store))
+			err = -EIO;
 		if (err)
 			continue;
 		rc->done = step->from + step->rows * su;
