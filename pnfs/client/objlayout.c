@@ -866,11 +866,23 @@ static void ol_pg_check(struct nfs_pageio_descriptor *pgio, bool write)
 	}
 }
 
+/*
+ * A small file is read through the MDS (mds_read_size), unless this
+ * client wrote it through a layout and has not sent the LAYOUTCOMMIT yet:
+ * the MDS would still have the old size (and the old data in its cache),
+ * and NFS would zero what lies past it.
+ */
+static bool ol_read_small(struct inode *inode)
+{
+	return i_size_read(inode) <= READ_ONCE(ol_mds_read_size) &&
+	       !pnfs_layoutcommit_outstanding(inode);
+}
+
 static void ol_pg_init_read(struct nfs_pageio_descriptor *pgio,
 			    struct nfs_page *req)
 {
 	if (pgio->pg_dreq || READ_ONCE(ol_mds_only) ||
-	    i_size_read(pgio->pg_inode) <= READ_ONCE(ol_mds_read_size)) {
+	    ol_read_small(pgio->pg_inode)) {
 		nfs_pageio_reset_read_mds(pgio);
 		return;
 	}
