@@ -916,11 +916,11 @@ static const struct nfs_pageio_ops ol_pg_read_ops = {
 /*
  * How much of @req a write through a layout takes in. With parity, a
  * write ends on a stripe boundary when its size limit (pg_bsize, and a
- * page array in one page) reaches past one: the next write of the
- * stream then shares no partial stripe
- * with it, so it neither waits for it (ol_get_slot()) nor reads anything
- * for its parity. Cut at the limit alone, consecutive writes of a stream
- * would each wait for the one before.
+ * page array in one page) reaches past one: the next write of the stream
+ * then shares no partial stripe with it, so it neither waits for it
+ * (ol_get_slot()) nor reads anything for its parity. Cut at the limit
+ * alone, consecutive writes of a stream would each wait for the one
+ * before.
  */
 static size_t ol_pg_test_write(struct nfs_pageio_descriptor *pgio,
 			       struct nfs_page *prev, struct nfs_page *req)
