@@ -30,9 +30,8 @@
  * one step at a time a rebuild lost to md's under user reads (md keeps
  * many stripes of its resync in flight); 4 steps of 1 MiB beat it, 2 of
  * 1 MiB or 4 of 512 KiB were level (docs/performance.md). At the end the
- * member is flushed, becomes
- * in sync, and the superblocks say so (its faulty bit is cleared, events
- * raised).
+ * member is flushed, becomes in sync, and the superblocks say so (its
+ * faulty bit is cleared, events raised).
  *
  * Until then the superblocks keep the member marked faulty, and the
  * member's own superblock says it is being rebuilt and how far
