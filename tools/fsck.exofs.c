@@ -674,19 +674,6 @@ static int comp_absent_ok(const struct fsck *f, uint64_t oid, uint32_t comp,
 	return !ore_layout_obj_size(&f->st.layout, comp, made);
 }
 
-/*
- * The component files of @oid: present on every store that is checked
- * (every component of an object is created with it: an absent one is lost,
- * see docs/stores.md; without EXOFS_FEATURE_RO_COMPAT_COMPONENTS they are
- * made by their first write and an absent one is a hole; with
- * EXOFS_FEATURE_RO_COMPAT_SIZED those of an inode's object exist as far as
- * its record's i_made reaches them, so with @made known an absent one
- * that @made does not reach is empty: comp_absent_ok()), regular files
- * (not followed: a symlink is an error too), and, when @size is not ~0, none
- * longer than the kernel writes for a logical size of @size:
- * docs/exofs-format.md, the component holding the last byte to the end of
- * its page, parity to the end of the longest data page of its row.
- */
 /* Rows of an absent component rebuilt to tell unmade from lost, at most */
 #define UNMADE_MAX_ROWS	1024
 
@@ -793,6 +780,19 @@ static void comp_not_made(uint64_t oid, uint32_t comp,
 		 what, (unsigned long long)oid, comp, dir);
 }
 
+/*
+ * The component files of @oid: present on every store that is checked
+ * (every component of an object is created with it: an absent one is lost,
+ * see docs/stores.md; without EXOFS_FEATURE_RO_COMPAT_COMPONENTS they are
+ * made by their first write and an absent one is a hole; with
+ * EXOFS_FEATURE_RO_COMPAT_SIZED those of an inode's object exist as far as
+ * its record's i_made reaches them, so with @made known an absent one
+ * that @made does not reach is empty: comp_absent_ok()), regular files
+ * (not followed: a symlink is an error too), and, when @size is not ~0, none
+ * longer than the kernel writes for a logical size of @size:
+ * docs/exofs-format.md, the component holding the last byte to the end of
+ * its page, parity to the end of the longest data page of its row.
+ */
 static void check_components(struct fsck *f, uint64_t oid, const char *what,
 			     uint64_t size, uint64_t made)
 {
