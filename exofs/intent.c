@@ -741,11 +741,10 @@ out:
  * the record's regions the redundancy shows holding data (exofs_intent_
  * comp_empty()) was: made empty it would read as zeros. Then the other
  * missing ones are made here (empty: ore_make_except()), that one stays
- * lost, and 1 is
- * returned; 0 when none was (the caller makes them all); -ENOMEM. A
- * missing component the redundancy cannot tell about is taken for unmade,
- * with a warning. Stores not in service are passed over (their rebuild
- * makes their components).
+ * lost, and 1 is returned; 0 when none was (the caller makes them all);
+ * -ENOMEM. A missing component the redundancy cannot tell about is taken
+ * for unmade, with a warning. Stores not in service are passed over
+ * (their rebuild makes their components).
  */
 static int exofs_intent_lost(struct exofs_intent *in,
 			     struct ore_components *oc, u64 made)
@@ -753,7 +752,7 @@ static int exofs_intent_lost(struct exofs_intent *in,
 	const struct ore_layout *l = &in->sbi->layout;
 	const char *id = in->sbi->sb->s_id;
 	unsigned long *miss;
-	int ret = 0, what;
+	int ret = 0, what, err;
 	u32 comp;
 	u64 len;
 
@@ -790,10 +789,10 @@ static int exofs_intent_lost(struct exofs_intent *in,
 	if (!ret)
 		goto out;
 	/* the others are unmade: make them, the lost ones stay as they are */
-	what = ore_make_except(l, oc, made, miss);
-	if (what)
+	err = ore_make_except(l, oc, made, miss);
+	if (err)
 		pr_warn("%s: object 0x%llx: cannot make the components beside the lost one: %d\n",
-			id, oc->oid, what);
+			id, oc->oid, err);
 out:
 	bitmap_free(miss);
 	return ret;
