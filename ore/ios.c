@@ -622,6 +622,10 @@ EXPORT_SYMBOL_GPL(ore_put_io_state);
  *	component has at this call); @ios->error or -EIO for other
  *	components not done
  *
+ * Call it once the I/O is over, before ore_put_io_state(). For a write of
+ * sized components it raises &ore_components.made when @on_dev_error
+ * took the store of every refused component out of service.
+ *
  * Return: @ios->error: 0 when the data was read or stored (possibly
  * degraded, see @ios->degraded), or the negative errno of the I/O.
  */
@@ -645,6 +649,16 @@ int ore_check_io(struct ore_io_state *ios, ore_on_dev_error_fn on_dev_error)
 			     priv->comp_error[comp] ?:
 			     (ios->error ? ios->error : -EIO));
 	}
+	/*
+	 * A write whose end could not raise the extent made because a store
+	 * in service refused a component: @on_dev_error may have taken that
+	 * store out of service since (a write error), and then the
+	 * component is made by its rebuild.
+	 */
+	if (!ios->error && priv->raise_made && ios->oc->sized &&
+	    !bitmap_empty(priv->failed_mask, ios->layout->num_comps) &&
+	    !ore_made_error(ios))
+		ore_raise_made(ios->oc, ios->offset + ios->length);
 	return ios->error;
 }
 EXPORT_SYMBOL_GPL(ore_check_io);
