@@ -11,6 +11,7 @@
 
 /* main.c */
 extern struct workqueue_struct *ore_wq;
+void ore_write_finish_init(void);
 extern struct workqueue_struct *ore_obj_wq;
 extern struct workqueue_struct *ore_csum_wq;
 extern bool ore_raid6_rmw;

@@ -24,7 +24,9 @@
  * Parity writes that cover only part of a stripe are planned in the
  * writer's context (the read-4-write choice and its reads, never waiting);
  * when those reads are over, their parity and writes are finished in
- * ore_wq (ore_write_finish()), or at once when the cache held everything.
+ * ore_wq (ore_write_finish()), many writes per pass and under one block
+ * plug, or at once when the cache held everything. While others are in
+ * flight a new one starts its reads in that pass too (write.c).
  *
  * Locking: an I/O state is owned by one caller; ORE takes no lock on the
  * data path. Two I/O states writing the same stripe of a parity layout at
@@ -43,13 +45,18 @@ struct ore_batch;
  * @ios: what the caller sees (ore_get_rw_state() hands out &@ios)
  * @pending: partial stripes of an async write whose reads are not over
  * @sync_done: completed instead of calling done() for a synchronous call
- * @work: for the repair of a read or the finish of a write in ore_wq
+ * @work: for the repair of a read in ore_wq
+ * @fin_node: on a CPU's list of partial-stripe writes for the next pass
+ *	of its finish work (write.c, ore_write_finish_queue())
  * @own_pages: pages ORE allocated for this I/O (parity, read-4-write)
  * @pstripes: the planned partial stripes of a write
  * @batch: the batch @work continues with
  * @made: @ios->oc->made when the I/O state was made (see ore_comp_optional())
  * @raise_made: a write of data (ore_write()): its success raises
  *	@ios->oc->made to its end
+ * @reads_deferred: on the list to start its reads, not to finish
+ * @counted: an asynchronous partial-stripe write, counted among those in
+ *	flight until its finish
  * @failed_mask: components that failed in this I/O
  * @untried_mask: of those, components with a sub-I/O not issued because
  *	its store was failed at the time
@@ -61,11 +68,14 @@ struct ore_io_priv {
 	atomic_t pending;
 	struct completion *sync_done;
 	struct work_struct work;
+	struct llist_node fin_node;
 	struct list_head own_pages;
 	struct list_head pstripes;
 	struct ore_batch *batch;
 	u64 made;
 	bool raise_made;
+	bool reads_deferred;
+	bool counted;
 	unsigned long failed_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 	unsigned long untried_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 	u32 nr_comps;

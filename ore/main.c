@@ -56,6 +56,7 @@ static int __init ore_init(void)
 		ore_pages_exit();
 		return -ENOMEM;
 	}
+	ore_write_finish_init();
 	pr_info("Objects RAID Engine loaded (RAID0/1/4/5/6)\n");
 	return 0;
 }

@@ -14,6 +14,9 @@
 #include <linux/mm.h>
 #include <linux/highmem.h>
 #include <linux/raid/xor.h>
+#include <linux/llist.h>
+#include <linux/percpu.h>
+#include <linux/blkdev.h>
 
 #include <ore/r4w.h>
 
@@ -614,12 +617,25 @@ static int ore_pstripes_finish(struct ore_io_state *ios,
 	return err;
 }
 
+/*
+ * Partial-stripe writes whose reads are not over or whose finish has not
+ * run: while there are others, a new one queues its reads for the finish
+ * work (ore_write_finish_work()) instead of starting them at once, so they
+ * go out with the writes of the stripes finished in the same pass.
+ */
+static atomic_t ore_partial_writes = ATOMIC_INIT(0);
+static bool ore_defer_reads = true;
+module_param_named(defer_reads, ore_defer_reads, bool, 0644);
+MODULE_PARM_DESC(defer_reads, "Partial-stripe reads of concurrent writes go out in batches from ore_wq (default 1)");
+
 /* The partial stripes are read: finish them and start the writes. */
 static void ore_write_finish(struct ore_io_state *ios)
 {
 	struct ore_batch *wbatch = ore_priv(ios)->batch;
 	int err;
 
+	if (ore_priv(ios)->counted)
+		atomic_dec(&ore_partial_writes);
 	ore_priv(ios)->batch = NULL;
 	err = ore_pstripes_finish(ios, wbatch);
 	if (err) {
@@ -631,9 +647,71 @@ static void ore_write_finish(struct ore_io_state *ios)
 	ore_batch_submit(wbatch);
 }
 
+/*
+ * Writes whose partial stripes are read, per CPU, finished by one work
+ * item in ore_wq: it takes every write on the list and finishes them under
+ * one block plug, so the writes of many stripes reach each member as one
+ * batch (one notification of the device for the batch, not one per
+ * write), as md's raid5d handles every ready stripe in one pass. Writes
+ * whose reads were deferred start them in the same pass. A finish that
+ * waits (a failed rmw read redone as rcw) flushes the plug as it sleeps.
+ */
+struct ore_fin_queue {
+	struct llist_head list;
+	struct work_struct work;
+};
+
+static DEFINE_PER_CPU(struct ore_fin_queue, ore_fin_queues);
+
+static void ore_write_start_reads(struct ore_io_state *ios);
+
 static void ore_write_finish_work(struct work_struct *work)
 {
-	ore_write_finish(&container_of(work, struct ore_io_priv, work)->ios);
+	struct ore_fin_queue *q = container_of(work, struct ore_fin_queue,
+					       work);
+	struct llist_node *first = llist_del_all(&q->list);
+	struct ore_io_priv *priv, *next;
+	struct blk_plug plug;
+
+	blk_start_plug(&plug);
+	llist_for_each_entry_safe(priv, next, llist_reverse_order(first),
+				  fin_node) {
+		if (priv->reads_deferred) {
+			priv->reads_deferred = false;
+			ore_write_start_reads(&priv->ios);
+		} else {
+			ore_write_finish(&priv->ios);
+		}
+	}
+	blk_finish_plug(&plug);
+}
+
+/*
+ * Put @ios on this CPU's list for the next pass of its finish work: to be
+ * finished, or to start its reads (@reads_deferred). Any context.
+ */
+static void ore_write_finish_queue(struct ore_io_state *ios)
+{
+	struct ore_fin_queue *q = get_cpu_ptr(&ore_fin_queues);
+
+	if (llist_add(&ore_priv(ios)->fin_node, &q->list))
+		queue_work(ore_wq, &q->work);
+	put_cpu_ptr(&ore_fin_queues);
+}
+
+/**
+ * ore_write_finish_init() - set up the per-CPU finish queues (module init)
+ */
+void ore_write_finish_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ore_fin_queue *q = per_cpu_ptr(&ore_fin_queues, cpu);
+
+		init_llist_head(&q->list);
+		INIT_WORK(&q->work, ore_write_finish_work);
+	}
 }
 
 /* One more partial stripe is read (any context). */
@@ -642,7 +720,22 @@ static void ore_pstripe_read_done(struct ore_batch *rbatch)
 	struct ore_io_state *ios = rbatch->ios;
 
 	if (atomic_dec_and_test(&ore_priv(ios)->pending))
-		queue_work(ore_wq, &ore_priv(ios)->work);
+		ore_write_finish_queue(ios);
+}
+
+/* Start the reads of the partial stripes of @ios. */
+static void ore_write_start_reads(struct ore_io_state *ios)
+{
+	struct ore_pstripe *ps;
+
+	list_for_each_entry(ps, &ore_priv(ios)->pstripes, node) {
+		if (list_empty(&ps->rbatch->subs))
+			continue;
+		ps->rbatch->done = ore_pstripe_read_done;
+		ore_batch_submit(ps->rbatch);
+	}
+	if (atomic_dec_and_test(&ore_priv(ios)->pending))
+		ore_write_finish_queue(ios);
 }
 
 static int ore_write_build(struct ore_io_state *ios, struct ore_batch **pb)
@@ -694,17 +787,17 @@ static int ore_write_async_partial(struct ore_io_state *ios,
 		return 0;
 	}
 	ore_priv(ios)->batch = wbatch;
-	INIT_WORK(&ore_priv(ios)->work, ore_write_finish_work);
 	/* one count more while we walk the list the finish frees */
 	atomic_set(&ore_priv(ios)->pending, reads + 1);
-	list_for_each_entry(ps, &ore_priv(ios)->pstripes, node) {
-		if (list_empty(&ps->rbatch->subs))
-			continue;
-		ps->rbatch->done = ore_pstripe_read_done;
-		ore_batch_submit(ps->rbatch);
+	ore_priv(ios)->counted = true;
+	if (atomic_inc_return(&ore_partial_writes) > 1 &&
+	    READ_ONCE(ore_defer_reads)) {
+		ore_priv(ios)->reads_deferred = true;
+		atomic64_inc(&ore_stats.batched_reads);
+		ore_write_finish_queue(ios);
+		return 0;
 	}
-	if (atomic_dec_and_test(&ore_priv(ios)->pending))
-		queue_work(ore_wq, &ore_priv(ios)->work);
+	ore_write_start_reads(ios);
 	return 0;
 }
 

@@ -391,6 +391,7 @@ struct ore_stats {
 	atomic64_t missing_comps;	/* component reads finding no object */
 	atomic64_t csum_errors;		/* component reads failing their checksum */
 	atomic64_t csum_repairs;	/* of those, rewritten from redundancy */
+	atomic64_t batched_reads;	/* partial writes reading from a finish pass */
 };
 
 extern struct ore_stats ore_stats;

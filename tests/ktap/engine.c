@@ -1657,6 +1657,91 @@ static void ot_eng_sized_refused(struct ot_ctx *ctx)
 	ot_free_pages(pages, 3);
 }
 
+/*
+ * Many partial-stripe writes in flight at once (case arg: the index in
+ * ot_layouts[], on block stores): up to 48, one page each, at a random
+ * page of its own stripe (ORE's users keep two writes of one stripe
+ * apart), all started before any is waited for. Those that find others in
+ * flight start their reads from ORE's finish pass, together with the
+ * other writes' reads and writes (ore_stats.batched_reads); every
+ * component must then hold the data and parity the model computes, and
+ * everything reads back.
+ */
+#define OT_INFLIGHT	48
+
+static void ot_eng_inflight(struct ot_ctx *ctx)
+{
+	struct ot_inflight {
+		struct ot_call call;
+		struct ore_io_state *ios;
+		struct page *page;
+	} *w;
+	const struct ore_layout *l = &ot_layouts[ctx->arg];
+	long long batched0 = atomic64_read(&ore_stats.batched_reads);
+	u64 S, stripes, off;
+	unsigned int i, n = 0, want;
+	struct ot_eng e;
+	int err;
+
+	if (!ot_eng_init(&e, ctx, l, true, 0x20500 + ctx->arg, 1))
+		return;
+	w = kcalloc(OT_INFLIGHT, sizeof(*w), GFP_KERNEL);
+	if (!OT_EXPECT(ctx, w, "no memory"))
+		goto out;
+	/* a first pass of full stripes: parity everywhere, nothing to read */
+	ot_fill(ctx, e.shadow, e.size);
+	if (!OT_EXPECT_EQ(ctx, ot_eng_write(&e, 0, e.size, true, false, NULL,
+					    NULL), 0))
+		goto out;
+	S = e.layout.stripe_length;
+	stripes = div64_u64(e.size, S);
+	want = min_t(u64, OT_INFLIGHT, stripes);
+	for (i = 0; i < want; i++) {
+		off = i * div64_u64(stripes, want) * S +
+		      ot_rand(ctx, div64_u64(S, PAGE_SIZE)) * PAGE_SIZE;
+		ot_fill(ctx, e.shadow + off, PAGE_SIZE);
+		w[i].page = alloc_page(GFP_KERNEL);
+		if (!OT_EXPECT(ctx, w[i].page, "no memory"))
+			break;
+		memcpy_to_page(w[i].page, 0, e.shadow + off, PAGE_SIZE);
+		init_completion(&w[i].call.done);
+		err = ore_get_rw_state(&e.layout, &e.oc, false, off, PAGE_SIZE,
+				       &w[i].ios);
+		if (!OT_EXPECT_EQ(ctx, err, 0))
+			break;
+		w[i].ios->pages = &w[i].page;
+		w[i].ios->nr_pages = 1;
+		w[i].ios->private = &w[i].call;
+		w[i].ios->done = ot_eng_done;
+		err = ore_write(w[i].ios);
+		if (!OT_EXPECT(ctx, !err, "write %u at %llu: %d", i, off, err)) {
+			ore_put_io_state(w[i].ios);
+			w[i].ios = NULL;
+			break;
+		}
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&w[i].call.done);
+		OT_EXPECT(ctx, !w[i].ios->error, "write %u: %d", i,
+			  w[i].ios->error);
+		ore_put_io_state(w[i].ios);
+	}
+	if (!OT_EXPECT_EQ(ctx, n, want))
+		goto out;
+	OT_EXPECT(ctx, atomic64_read(&ore_stats.batched_reads) > batched0,
+		  "no write started its reads from a finish pass");
+	ot_eng_verify(&e);
+	ot_eng_check_read(&e, 0, e.size, true, NULL);
+out:
+	if (w)
+		for (i = 0; i < OT_INFLIGHT; i++)
+			if (w[i].page)
+				__free_page(w[i].page);
+	kfree(w);
+	ot_eng_put(&e);
+}
+
 /* ore_check_io() callback: a write error takes the store out of service */
 static void ot_fail_store(struct ore_io_state *ios, u32 comp,
 			  struct ore_store *store, u64 offset, int error)
@@ -2161,6 +2246,9 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_sized_components_raid5_groups", ot_eng_sized, 5 },
 	{ "engine_sized_components_raid6", ot_eng_sized, 7 },
 	{ "engine_sized_components_not_made_past_a_refusal", ot_eng_sized_refused },
+	{ "engine_partial_writes_in_flight_raid5", ot_eng_inflight, 4 },
+	{ "engine_partial_writes_in_flight_raid6", ot_eng_inflight, 7 },
+	{ "engine_partial_writes_in_flight_raid6_wide", ot_eng_inflight, 9 },
 	{ "engine_sized_components_made_once_the_store_fails",
 	  ot_eng_sized_failed_in_service },
 	{ "engine_nospc_and_eio_reported_apart", ot_eng_nospc_eio },
