@@ -15,7 +15,7 @@
 #include <linux/highmem.h>
 #include <linux/raid/xor.h>
 #include <linux/llist.h>
-#include <linux/percpu.h>
+#include <linux/hash.h>
 #include <linux/blkdev.h>
 
 #include <ore/r4w.h>
@@ -618,12 +618,41 @@ static int ore_pstripes_finish(struct ore_io_state *ios,
 }
 
 /*
- * Partial-stripe writes whose reads are not over or whose finish has not
- * run: while there are others, a new one queues its reads for the finish
- * work (ore_write_finish_work()) instead of starting them at once, so they
- * go out with the writes of the stripes finished in the same pass.
+ * Writes whose partial stripes are read, finished by one work item in
+ * ore_wq per queue: it takes every write on its list and finishes them
+ * under one block plug, so the writes of many stripes reach each member as
+ * one batch (one notification of the device for the batch, not one per
+ * write), as md's raid5d handles every ready stripe in one pass. Writes
+ * whose reads were deferred start them in the same pass. A finish that
+ * waits (a failed rmw read redone as rcw) flushes the plug as it sleeps.
+ *
+ * The queue is chosen by the object's store array (&ore_components.stores):
+ * the writes of one oreblk array, or of one exofs, meet on one queue, as
+ * md has one raid5d per array; other arrays or filesystems most likely
+ * have queues of their own and are finished in parallel. One queue per
+ * CPU, measured, split each array's writes in as many batches: more
+ * notifications, fewer IOPS (docs/performance.md).
+ *
+ * @in_flight counts the queue's partial-stripe writes whose reads are not
+ * over or whose finish has not run: while there are others, a new one
+ * queues its reads for the next pass instead of starting them at once, so
+ * they go out with the other writes' reads and writes.
  */
-static atomic_t ore_partial_writes = ATOMIC_INIT(0);
+#define ORE_FIN_QUEUE_BITS	6
+
+struct ore_fin_queue {
+	struct llist_head list;
+	struct work_struct work;
+	atomic_t in_flight;
+};
+
+static struct ore_fin_queue ore_fin_queues[1 << ORE_FIN_QUEUE_BITS];
+
+static struct ore_fin_queue *ore_fin_queue_of(struct ore_io_state *ios)
+{
+	return &ore_fin_queues[hash_ptr(ios->oc->stores, ORE_FIN_QUEUE_BITS)];
+}
+
 static bool ore_defer_reads = true;
 module_param_named(defer_reads, ore_defer_reads, bool, 0644);
 MODULE_PARM_DESC(defer_reads, "Partial-stripe reads of concurrent writes go out in batches from ore_wq (default 1)");
@@ -635,7 +664,7 @@ static void ore_write_finish(struct ore_io_state *ios)
 	int err;
 
 	if (ore_priv(ios)->counted)
-		atomic_dec(&ore_partial_writes);
+		atomic_dec(&ore_fin_queue_of(ios)->in_flight);
 	ore_priv(ios)->batch = NULL;
 	err = ore_pstripes_finish(ios, wbatch);
 	if (err) {
@@ -646,22 +675,6 @@ static void ore_write_finish(struct ore_io_state *ios)
 	}
 	ore_batch_submit(wbatch);
 }
-
-/*
- * Writes whose partial stripes are read, per CPU, finished by one work
- * item in ore_wq: it takes every write on the list and finishes them under
- * one block plug, so the writes of many stripes reach each member as one
- * batch (one notification of the device for the batch, not one per
- * write), as md's raid5d handles every ready stripe in one pass. Writes
- * whose reads were deferred start them in the same pass. A finish that
- * waits (a failed rmw read redone as rcw) flushes the plug as it sleeps.
- */
-struct ore_fin_queue {
-	struct llist_head list;
-	struct work_struct work;
-};
-
-static DEFINE_PER_CPU(struct ore_fin_queue, ore_fin_queues);
 
 static void ore_write_start_reads(struct ore_io_state *ios);
 
@@ -687,30 +700,28 @@ static void ore_write_finish_work(struct work_struct *work)
 }
 
 /*
- * Put @ios on this CPU's list for the next pass of its finish work: to be
- * finished, or to start its reads (@reads_deferred). Any context.
+ * Put @ios on its queue's list for the next pass of its finish work: to
+ * be finished, or to start its reads (@reads_deferred). Any context.
  */
 static void ore_write_finish_queue(struct ore_io_state *ios)
 {
-	struct ore_fin_queue *q = get_cpu_ptr(&ore_fin_queues);
+	struct ore_fin_queue *q = ore_fin_queue_of(ios);
 
 	if (llist_add(&ore_priv(ios)->fin_node, &q->list))
 		queue_work(ore_wq, &q->work);
-	put_cpu_ptr(&ore_fin_queues);
 }
 
 /**
- * ore_write_finish_init() - set up the per-CPU finish queues (module init)
+ * ore_write_finish_init() - set up the finish queues (module init)
  */
 void ore_write_finish_init(void)
 {
-	int cpu;
+	unsigned int i;
 
-	for_each_possible_cpu(cpu) {
-		struct ore_fin_queue *q = per_cpu_ptr(&ore_fin_queues, cpu);
-
-		init_llist_head(&q->list);
-		INIT_WORK(&q->work, ore_write_finish_work);
+	for (i = 0; i < ARRAY_SIZE(ore_fin_queues); i++) {
+		init_llist_head(&ore_fin_queues[i].list);
+		atomic_set(&ore_fin_queues[i].in_flight, 0);
+		INIT_WORK(&ore_fin_queues[i].work, ore_write_finish_work);
 	}
 }
 
@@ -790,7 +801,7 @@ static int ore_write_async_partial(struct ore_io_state *ios,
 	/* one count more while we walk the list the finish frees */
 	atomic_set(&ore_priv(ios)->pending, reads + 1);
 	ore_priv(ios)->counted = true;
-	if (atomic_inc_return(&ore_partial_writes) > 1 &&
+	if (atomic_inc_return(&ore_fin_queue_of(ios)->in_flight) > 1 &&
 	    READ_ONCE(ore_defer_reads)) {
 		ore_priv(ios)->reads_deferred = true;
 		atomic64_inc(&ore_stats.batched_reads);
