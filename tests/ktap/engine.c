@@ -1605,19 +1605,33 @@ out:
 	ot_free_pages(pages, 4);
 }
 
+/* ore_check_io() callback: a write error takes the store out of service */
+static void ot_fail_store(struct ore_io_state *ios, u32 comp,
+			  struct ore_store *store, u64 offset, int error)
+{
+	if (error != -ENOSPC)
+		ore_store_set_state(store, ORE_STORE_FAILED);
+}
+
 /*
  * Sized components and a store that refuses: a RAID5 object over three
- * file stores and one whose writes fail with -ENOSPC. The write succeeds
- * degraded, but the extent made is not raised (the full store's component
- * may be missing); once that store is failed (skipped, its rebuild would
- * make the component), the same write raises it.
+ * file stores and one whose writes fail (case arg 0: -ENOSPC, 1: -EIO).
+ * The write succeeds degraded, but the extent made is not raised when it
+ * ends (the refused component may be missing). ore_check_io()'s callback
+ * then takes the store out of service on -EIO, as exofs_io_error() does,
+ * and the extent made must rise then: the component is made by the
+ * store's rebuild (left where it was, a rebuild would take the component
+ * for one never made, and reads would return zeros for its data); on
+ * -ENOSPC the store stays in service and the extent where it was. Once
+ * the store is failed (skipped), the same write raises it.
  */
 static void ot_eng_sized_refused(struct ot_ctx *ctx)
 {
 	struct ore_layout l = OT_L(ORE_RAID5, PAGE_SIZE, 4, 1, 1, 1);
+	int error = ctx->arg ? -EIO : -ENOSPC;
 	struct ot_err_store es;
 	struct ore_store *stores[4];
-	struct ore_components oc = { .oid = 0x20310, .numdevs = 4,
+	struct ore_components oc = { .oid = 0x20310 + ctx->arg, .numdevs = 4,
 				     .stores = stores, .sized = true };
 	struct ore_io_state *ios;
 	struct page **pages;
@@ -1630,7 +1644,7 @@ static void ot_eng_sized_refused(struct ot_ctx *ctx)
 	}
 	if (!OT_EXPECT_EQ(ctx, ore_verify_layout(4, &l), 0))
 		return;
-	ot_err_store_init(&es, -ENOSPC, "enospc");
+	ot_err_store_init(&es, error, ctx->arg ? "eio" : "enospc");
 	for (i = 0; i < 3; i++)
 		stores[i] = ctx->fstores[i];
 	stores[3] = &es.store;
@@ -1648,8 +1662,16 @@ static void ot_eng_sized_refused(struct ot_ctx *ctx)
 		err = ore_write(ios);
 		OT_EXPECT(ctx, !err && ios->degraded, "pass %u: write %d, degraded %d",
 			  pass, err, ios->degraded);
+		if (!pass) {
+			OT_EXPECT_EQ(ctx, oc.made, 0);
+			OT_EXPECT_EQ(ctx, ore_check_io(ios, ot_fail_store), 0);
+			OT_EXPECT(ctx, ore_store_failed(&es.store) == !!ctx->arg,
+				  "store failed %d after %d",
+				  ore_store_failed(&es.store), error);
+		}
 		ore_put_io_state(ios);
-		OT_EXPECT_EQ(ctx, oc.made, pass ? 3 * PAGE_SIZE : 0);
+		OT_EXPECT_EQ(ctx, oc.made,
+			     pass || ctx->arg ? 3 * PAGE_SIZE : 0);
 	}
 	for (i = 0; i < 3; i++)
 		if (ctx->fstores[i]->ops->remove(ctx->fstores[i], oc.oid))
@@ -1740,70 +1762,6 @@ out:
 				__free_page(w[i].page);
 	kfree(w);
 	ot_eng_put(&e);
-}
-
-/* ore_check_io() callback: a write error takes the store out of service */
-static void ot_fail_store(struct ore_io_state *ios, u32 comp,
-			  struct ore_store *store, u64 offset, int error)
-{
-	if (error != -ENOSPC)
-		ore_store_set_state(store, ORE_STORE_FAILED);
-}
-
-/*
- * Sized components and a store whose write fails with -EIO while it is in
- * service, as exofs meets it: the write ends degraded with the extent made
- * where it was (the store was in service), then ore_check_io()'s callback
- * takes the store out of service, as exofs_io_error() does, and the
- * extent made must rise then: the component is made by the store's
- * rebuild. Left where it was, a rebuild would take the component for
- * one never made, and reads would return zeros for its data.
- */
-static void ot_eng_sized_failed_in_service(struct ot_ctx *ctx)
-{
-	struct ore_layout l = OT_L(ORE_RAID5, PAGE_SIZE, 4, 1, 1, 1);
-	struct ot_err_store es;
-	struct ore_store *stores[4];
-	struct ore_components oc = { .oid = 0x20311, .numdevs = 4,
-				     .stores = stores, .sized = true };
-	struct ore_io_state *ios;
-	struct page **pages;
-	unsigned int i;
-	int err;
-
-	if (ctx->nr_fstores < 3) {
-		ot_skip(ctx, "not enough file stores");
-		return;
-	}
-	if (!OT_EXPECT_EQ(ctx, ore_verify_layout(4, &l), 0))
-		return;
-	ot_err_store_init(&es, -EIO, "eio");
-	/* component 0 on the failing store */
-	stores[0] = &es.store;
-	for (i = 1; i < 4; i++)
-		stores[i] = ctx->fstores[i - 1];
-	pages = ot_alloc_pages(3);
-	if (!OT_EXPECT(ctx, pages, "no memory"))
-		return;
-	err = ore_get_rw_state(&l, &oc, false, 0, 3 * PAGE_SIZE, &ios);
-	if (!OT_EXPECT_EQ(ctx, err, 0))
-		goto out;
-	ios->pages = pages;
-	ios->nr_pages = 3;
-	err = ore_write(ios);
-	OT_EXPECT(ctx, !err && ios->degraded, "write %d, degraded %d", err,
-		  ios->degraded);
-	OT_EXPECT_EQ(ctx, oc.made, 0);
-	err = ore_check_io(ios, ot_fail_store);
-	ore_put_io_state(ios);
-	OT_EXPECT_EQ(ctx, err, 0);
-	OT_EXPECT(ctx, ore_store_failed(&es.store), "the store is in service");
-	OT_EXPECT_EQ(ctx, oc.made, 3 * PAGE_SIZE);
-out:
-	for (i = 0; i < 3; i++)
-		if (ctx->fstores[i]->ops->remove(ctx->fstores[i], oc.oid))
-			ot_fail(ctx, __LINE__, "cannot remove 0x%llx", oc.oid);
-	ot_free_pages(pages, 3);
 }
 
 /*
@@ -2245,12 +2203,12 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_sized_components_raid5", ot_eng_sized, 4 },
 	{ "engine_sized_components_raid5_groups", ot_eng_sized, 5 },
 	{ "engine_sized_components_raid6", ot_eng_sized, 7 },
-	{ "engine_sized_components_not_made_past_a_refusal", ot_eng_sized_refused },
+	{ "engine_sized_components_not_made_past_a_refusal", ot_eng_sized_refused, 0 },
 	{ "engine_partial_writes_in_flight_raid5", ot_eng_inflight, 4 },
 	{ "engine_partial_writes_in_flight_raid6", ot_eng_inflight, 7 },
 	{ "engine_partial_writes_in_flight_raid6_wide", ot_eng_inflight, 9 },
 	{ "engine_sized_components_made_once_the_store_fails",
-	  ot_eng_sized_failed_in_service },
+	  ot_eng_sized_refused, 1 },
 	{ "engine_nospc_and_eio_reported_apart", ot_eng_nospc_eio },
 	{ "engine_rebuilding_store_raid5", ot_eng_rebuilding_case, 4 },
 	{ "engine_rebuilding_store_raid1", ot_eng_rebuilding_case, 2 },
