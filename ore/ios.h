@@ -45,9 +45,10 @@ struct ore_batch;
  * @ios: what the caller sees (ore_get_rw_state() hands out &@ios)
  * @pending: partial stripes of an async write whose reads are not over
  * @sync_done: completed instead of calling done() for a synchronous call
- * @work: for the repair of a read in ore_wq
- * @fin_node: on a CPU's list of partial-stripe writes for the next pass
- *	of its finish work (write.c, ore_write_finish_queue())
+ * @work: for the repair of a read, or the finish of a write whose reads
+ *	failed, in ore_wq
+ * @fin_node: on its queue's list of partial-stripe writes for the next
+ *	pass of the queue's finish work (write.c, ore_write_finish_queue())
  * @own_pages: pages ORE allocated for this I/O (parity, read-4-write)
  * @pstripes: the planned partial stripes of a write
  * @batch: the batch @work continues with

@@ -624,7 +624,11 @@ static int ore_pstripes_finish(struct ore_io_state *ios,
  * one batch (one notification of the device for the batch, not one per
  * write), as md's raid5d handles every ready stripe in one pass. Writes
  * whose reads were deferred start them in the same pass. A finish that
- * waits (a failed rmw read redone as rcw) flushes the plug as it sleeps.
+ * waits for I/O (a read failed: rmw redone as rcw, a lost rcw read rebuilt
+ * from the redundancy) runs on a work item of its own, so that one slow
+ * or failing member does not hold up the other writes of the pass (nor,
+ * stacked, the writes of another array on the same queue that its reads
+ * wait for).
  *
  * The queue is chosen by the object's store array (&ore_components.stores):
  * the writes of one oreblk array, or of one exofs, meet on one queue, as
@@ -678,6 +682,26 @@ static void ore_write_finish(struct ore_io_state *ios)
 
 static void ore_write_start_reads(struct ore_io_state *ios);
 
+/*
+ * Did a read of a partial stripe of @ios fail? Then its finish waits for
+ * more reads (a failed rmw redone as rcw, a lost rcw read rebuilt).
+ */
+static bool ore_pstripes_read_failed(struct ore_io_state *ios)
+{
+	struct ore_pstripe *ps;
+
+	list_for_each_entry(ps, &ore_priv(ios)->pstripes, node)
+		if (ps->rbatch->failed)
+			return true;
+	return false;
+}
+
+/* The finish of one write that waits for I/O, on a worker of its own. */
+static void ore_write_finish_one_work(struct work_struct *work)
+{
+	ore_write_finish(&container_of(work, struct ore_io_priv, work)->ios);
+}
+
 static void ore_write_finish_work(struct work_struct *work)
 {
 	struct ore_fin_queue *q = container_of(work, struct ore_fin_queue,
@@ -692,6 +716,10 @@ static void ore_write_finish_work(struct work_struct *work)
 		if (priv->reads_deferred) {
 			priv->reads_deferred = false;
 			ore_write_start_reads(&priv->ios);
+		} else if (ore_pstripes_read_failed(&priv->ios)) {
+			/* its finish waits for I/O: not in this pass */
+			INIT_WORK(&priv->work, ore_write_finish_one_work);
+			queue_work(ore_wq, &priv->work);
 		} else {
 			ore_write_finish(&priv->ios);
 		}
@@ -775,9 +803,10 @@ static int ore_write_build(struct ore_io_state *ios, struct ore_batch **pb)
 }
 
 /*
- * An asynchronous write with partial stripes: their reads start here, and
- * the last one to end queues ore_write_finish() in ore_wq. With nothing to
- * read (all from the cache) everything is done here.
+ * An asynchronous write with partial stripes: their reads start here (or,
+ * while other writes of its queue are in flight, in the next pass of the
+ * queue's finish work), and the last one to end queues ore_write_finish().
+ * With nothing to read (all from the cache) everything is done here.
  */
 static int ore_write_async_partial(struct ore_io_state *ios,
 				   struct ore_batch *wbatch)
@@ -792,6 +821,7 @@ static int ore_write_async_partial(struct ore_io_state *ios,
 
 		if (err) {
 			ore_batch_free(wbatch);
+			ios->error = err;
 			return err;
 		}
 		ore_batch_submit(wbatch);
@@ -824,7 +854,8 @@ static int ore_write_async_partial(struct ore_io_state *ios,
  * write fails is skipped: the write still succeeds, with @ios->degraded
  * set, while every group keeps enough components to rebuild it; otherwise
  * it fails with -EIO. Without @ios->done the call waits. With it, the call
- * never waits for I/O: the reads of a partial stripe start here, and its
+ * never waits for I/O: the reads of a partial stripe start here (or from
+ * ORE's workqueue, in a batch with other writes in flight), and its
  * parity and writes follow in ORE's workqueue when they are over (at once
  * here when the cache held everything). With sized components
  * (&ore_components.sized) the write makes those it writes, first those of
@@ -865,6 +896,8 @@ int ore_write(struct ore_io_state *ios)
 	err = ore_pstripes_finish(ios, batch);
 	if (err) {
 		ore_batch_free(batch);
+		/* nothing written: ore_check_io() must not raise made */
+		ios->error = err;
 		return err;
 	}
 	return ore_start(ios, batch);
