@@ -11,10 +11,12 @@
 
 /* main.c */
 extern struct workqueue_struct *ore_wq;
-void ore_write_finish_init(void);
 extern struct workqueue_struct *ore_obj_wq;
 extern struct workqueue_struct *ore_csum_wq;
 extern bool ore_raid6_rmw;
+
+/* write.c */
+void ore_write_finish_init(void);
 
 /* pages.c */
 struct page *ore_page_get(gfp_t gfp);

@@ -36,6 +36,8 @@
 #ifndef _ORE_IOS_H
 #define _ORE_IOS_H
 
+#include <linux/llist.h>
+
 #include "internal.h"
 
 struct ore_batch;
