@@ -58,8 +58,6 @@ struct ore_batch;
  * @raise_made: a write of data (ore_write()): its success raises
  *	@ios->oc->made to its end
  * @reads_deferred: on the list to start its reads, not to finish
- * @counted: an asynchronous partial-stripe write, counted among those in
- *	flight until its finish
  * @failed_mask: components that failed in this I/O
  * @untried_mask: of those, components with a sub-I/O not issued because
  *	its store was failed at the time
@@ -78,7 +76,6 @@ struct ore_io_priv {
 	u64 made;
 	bool raise_made;
 	bool reads_deferred;
-	bool counted;
 	unsigned long failed_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 	unsigned long untried_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 	u32 nr_comps;

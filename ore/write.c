@@ -667,8 +667,8 @@ static void ore_write_finish(struct ore_io_state *ios)
 	struct ore_batch *wbatch = ore_priv(ios)->batch;
 	int err;
 
-	if (ore_priv(ios)->counted)
-		atomic_dec(&ore_fin_queue_of(ios)->in_flight);
+	/* only asynchronous writes with reads come here: all counted */
+	atomic_dec(&ore_fin_queue_of(ios)->in_flight);
 	ore_priv(ios)->batch = NULL;
 	err = ore_pstripes_finish(ios, wbatch);
 	if (err) {
@@ -830,7 +830,6 @@ static int ore_write_async_partial(struct ore_io_state *ios,
 	ore_priv(ios)->batch = wbatch;
 	/* one count more while we walk the list the finish frees */
 	atomic_set(&ore_priv(ios)->pending, reads + 1);
-	ore_priv(ios)->counted = true;
 	if (atomic_inc_return(&ore_fin_queue_of(ios)->in_flight) > 1 &&
 	    READ_ONCE(ore_defer_reads)) {
 		ore_priv(ios)->reads_deferred = true;
