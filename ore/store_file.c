@@ -11,7 +11,10 @@
  * it for a lost component, see docs/stores.md); a write or a truncate
  * creates the file (mode 0600). Only regular files are used: a symlink, a
  * directory, a FIFO or a device node at an object's path fails its I/O
- * with -EUCLEAN and is never opened (see ore_file_open_existing()).
+ * with -EUCLEAN and is never opened (see ore_file_open_existing()). On a
+ * filesystem shared with other machines (NFS: the stores of an MDS and of
+ * pNFS clients) a cached "missing" or a cached size is checked with the
+ * server before a read is answered from it (&ore_file_store.shared).
  *
  * I/O goes through kiocbs on the backing file, as fs/cachefiles/io.c and
  * drivers/block/loop.c do. A request whose offset, length and every bvec
@@ -120,6 +123,11 @@ struct ore_file_obj {
  * @csum_type: data checksums (ORE_CSUM_*), 0 when off
  * @no_head: the filesystem has no user extended attributes: every entry
  *	goes to the side files
+ * @shared: other machines make and write objects in the directory behind
+ *	our back (its filesystem revalidates its dentries: NFS, the stores
+ *	of an MDS and of pNFS clients); what the dentry and inode caches say
+ *	of an object's existence and size is checked with the server before
+ *	it is believed
  * @head_lock: serialize the read-modify-writes of the heads, by oid
  */
 struct ore_file_store {
@@ -133,6 +141,7 @@ struct ore_file_store {
 	unsigned int nr_cached;
 	u32 csum_type;
 	bool no_head;
+	bool shared;
 	struct mutex head_lock[1 << ORE_FILE_HEAD_LOCK_BITS];
 };
 
@@ -331,6 +340,31 @@ static const char *ore_file_type_name(umode_t mode)
 }
 
 /*
+ * On a shared store (&ore_file_store.shared) the object @name that a
+ * lookup did not find may have been made since by another machine (the
+ * MDS, a pNFS client), and the negative dentry that said so may be
+ * believed for as long as the directory's attributes are cached. Drop it,
+ * so that the next lookup asks the server. Returns whether there was one.
+ */
+static bool ore_file_drop_negative(struct ore_file_store *fs,
+				   const char *name)
+{
+	struct qstr q = QSTR_INIT(name, strlen(name));
+	struct dentry *dentry;
+	bool dropped = false;
+
+	dentry = d_hash_and_lookup(fs->dir->f_path.dentry, &q);
+	if (IS_ERR_OR_NULL(dentry))
+		return false;
+	if (d_is_negative(dentry)) {
+		d_drop(dentry);
+		dropped = true;
+	}
+	dput(dentry);
+	return dropped;
+}
+
+/*
  * Open the existing backing file @name of @oid. Only a regular file is
  * opened: the final component is not followed (a symlink is refused, like
  * O_NOFOLLOW), and the inode type is checked on the looked-up dentry
@@ -351,6 +385,8 @@ static struct file *ore_file_open_existing(struct ore_file_store *fs,
 	int err;
 
 	err = vfs_path_lookup(root->dentry, root->mnt, name, 0, &path);
+	if (err == -ENOENT && fs->shared && ore_file_drop_negative(fs, name))
+		err = vfs_path_lookup(root->dentry, root->mnt, name, 0, &path);
 	if (err)
 		return ERR_PTR(err);
 	inode = d_inode(path.dentry);
@@ -1094,6 +1130,33 @@ static bool ore_file_submit_blocks(struct ore_file_store *fs,
 	return blocks;
 }
 
+/*
+ * Is @offset at or past the end of @fo's file? On a shared store the
+ * cached size can be older than what another machine wrote since (NFS
+ * refreshes it only with the replies to calls on the file): before a
+ * read is answered with zeros on its word, the size is asked of the
+ * server. Sleeps.
+ */
+static bool ore_file_past_end(struct ore_file_store *fs,
+			      struct ore_file_obj *fo, u64 offset)
+{
+	const struct cred *old_cred;
+	struct kstat st;
+	int err;
+
+	if (offset < i_size_read(file_inode(fo->file)))
+		return false;
+	if (!fs->shared)
+		return true;
+	old_cred = override_creds(fs->cred);
+	err = vfs_getattr(&fo->file->f_path, &st, STATX_SIZE,
+			  AT_STATX_FORCE_SYNC);
+	revert_creds(old_cred);
+	if (err)
+		return false;	/* the read finds out */
+	return offset >= st.size;
+}
+
 /* A request moved to the store's workqueue by ore_file_submit(). */
 struct ore_file_deferred {
 	struct work_struct work;
@@ -1224,7 +1287,7 @@ static void __ore_file_start(struct ore_store_io *sio, bool retried)
 	 * find stale).
 	 */
 	if (!sio->write && !(sio->restamp && ore_file_csum_on(fs, sio)) &&
-	    sio->offset >= i_size_read(file_inode(fo->file))) {
+	    ore_file_past_end(fs, fo, sio->offset)) {
 		ore_file_obj_put(fo, false);
 		ore_file_zero_tail(sio, 0);
 		ore_store_io_done(sio, 0);
@@ -1627,6 +1690,7 @@ struct ore_store *ore_file_store_open(const char *root)
 		goto out_free;
 	fs->dir = dir;
 	fs->cred = get_current_cred();
+	fs->shared = dir->f_path.dentry->d_flags & DCACHE_OP_REVALIDATE;
 	spin_lock_init(&fs->lock);
 	hash_init(fs->hash);
 	for (i = 0; i < ARRAY_SIZE(fs->head_lock); i++)

@@ -23,7 +23,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 30
+ktap_plan 31
 
 RAID=5
 for a in $ORE_ARGS; do
@@ -195,6 +195,20 @@ diag "driver: r4w_cache $(cnt r4w_cache) r4w_hits $(cnt r4w_hits)"
 check "a local write on the MDS (recalls the client's layout) and the client sees it" sh -c "
 	echo local > $E/big && sleep 1 && echo 3 > /proc/sys/vm/drop_caches &&
 	[ \"\$(cat $C4/big)\" = local ]"
+# The client's file store keeps the component files open, and NFS's
+# cached size of each is refreshed only by the replies to calls on it: a
+# local append on the MDS grows the components on the stores, and a read
+# of the new bytes alone (past every size the client cached) must ask the
+# data servers, not answer zeros from the cached size.
+grow() {
+	head -c 200000 /tmp/big > $C4/grow && sync && echo 3 > /proc/sys/vm/drop_caches &&
+	head -c 200000 /tmp/big | cmp - $C4/grow &&
+	tail -c +200001 /tmp/big | head -c 800000 >> $E/grow && sync &&
+	echo 3 > /proc/sys/vm/drop_caches &&
+	head -c 1000000 /tmp/big | tail -c 300000 > /tmp/grow.want &&
+	tail -c 300000 $C4/grow | cmp - /tmp/grow.want
+}
+check "a local append on the MDS, then the client reads only the new bytes through its layout" grow
 # A local truncate on the MDS of a file whose layout the client holds (open,
 # written through it): the truncate recalls the layout and waits for its
 # return with i_rwsem dropped (the client's LAYOUTCOMMIT needs it), instead
