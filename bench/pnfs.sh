@@ -9,8 +9,7 @@
 # whose exofs does the RAID. Jobs: sequential 1 MiB write (buffered, fsync
 # at the end: both sides stable) and read (after dropping every cache) of
 # a SIZE file with the host's fio, and small files (FILES files of 1-32
-# KiB written, synced, then read back after dropping the caches). nfsd
-# runs 8 threads.
+# KiB written, synced, then read back after dropping the caches).
 #
 #   make nfsd && make bench B=pnfs ARGS="--disks 4 --disk-size 1G"
 #
@@ -20,8 +19,16 @@
 # Options (ARGS="... --args a,b"): size=SIZE (default 256M), files=N
 # (default 300), rounds=N (default 2: pnfs then mds, then mds then pnfs,
 # ...; the mean and the spread are printed), ra=KB (the mount's
-# read_ahead_kb, both sides; default the kernel's).
+# read_ahead_kb, both sides; default the kernel's), mds_stores=nfs (the
+# MDS reaches its stores through the data servers, NFSv3 mounts of their
+# exports, as a MDS on a machine of its own would: its exofs is mounted
+# over those mounts; by default the MDS's exofs uses the store
+# directories directly, the data servers' own file systems), threads=N
+# (nfsd's threads; default 8, 64 with mds_stores=nfs), stacks (in the first
+# round, sample the kernel stacks of both CPUs during each side's write:
+# bench/stacks.sh).
 . /ore/tests/lib.sh
+. /ore/bench/stacks.sh
 . /ore/tests/exofs_lib.sh
 . /ore/tests/pnfs_lib.sh
 
@@ -33,26 +40,52 @@ for a in "$@"; do
 	files=*) FILES=${a#files=} ;;
 	rounds=*) ROUNDS=${a#rounds=} ;;
 	ra=*) RA=${a#ra=} ;;
+	stacks) STACKS=1 ;;
+	mds_stores=nfs) MDS_NFS=1 ;;
+	threads=*) THREADS=${a#threads=} ;;
 	esac
 done
 OUT=/tmp/pnfs_bench
 M=/tmp/pn
 mkdir -p $OUT
 
+# one nfsd serves the MDS and the data servers: over its own stores on
+# NFS, an MDS's WRITE or COMMIT holds an nfsd thread while exofs waits
+# for the data servers, so with few threads all of them can wait at once
+[ -z "$THREADS" ] && THREADS=8 && [ -n "$MDS_NFS" ] && THREADS=64
 [ "$ORE_DISKS" -ge 4 ] || { echo "needs 4 disks"; exit 1; }
 have_host fio || { echo "needs the host's fio"; exit 1; }
 pnfs_built || { echo "nfsd.ko, exofs_pnfs.ko or objlayoutdriver.ko is not built (make nfsd)"; exit 1; }
 
+# mds_nfs: the MDS's own mounts of the 4 data servers (NFSv3, hard) at
+# $H/tmp/mdsm/sN, and exofs mounted over them at $E, exported
+mds_nfs() {
+	local i so=
+	for i in 0 1 2 3; do
+		mkdir -p $H/tmp/mdsm/s$i &&
+		hostrun /sbin/mount.nfs 127.0.0.1:/tmp/ds/s$i /tmp/mdsm/s$i \
+			-o vers=3,proto=tcp,nolock || return 1
+		so="$so${so:+:}$H/tmp/mdsm/s$i"
+	done
+	exofs_mount_with "$so" "" $E && pnfs_export_mds >/dev/null
+}
+
 setup() {
 	exofs_load >/dev/null && exofs_stores_ext4 4 >/dev/null &&
-	mkfs.exofs -f --checksum none --raid 5 -L bench $EXOFS_STORES > /tmp/mkfs.out 2>&1 &&
-	exofs_mount "" $E && pnfs_load_nfsd && pnfs_data_servers /tmp/mkfs.out >/dev/null &&
-	pnfs_nfs_server 4 8 >/dev/null &&
+	mkfs.exofs -f --checksum none --raid 5 -L bench $EXOFS_STORES > /tmp/mkfs.out 2>&1 || return 1
+	if [ -n "$MDS_NFS" ]; then
+		pnfs_load_nfsd && pnfs_data_servers /tmp/mkfs.out >/dev/null &&
+		pnfs_nfs_server 4 "$THREADS" nomds >/dev/null && mds_nfs || return 1
+	else
+		exofs_mount "" $E && pnfs_load_nfsd && pnfs_data_servers /tmp/mkfs.out >/dev/null &&
+		pnfs_nfs_server 4 "$THREADS" >/dev/null || return 1
+	fi
 	for i in 0 1 2 3; do pnfs_ds_mount $i || return 1; done &&
 	insmod /ore/objlayoutdriver.ko &&
 	for i in 0 1 2 3; do echo $H/tmp/dsm/s$i > $CP/stores || return 1; done &&
 	pnfs_mount_mds $M
 }
+[ -n "$STACKS" ] && dmesg -n 1	# sysrq-l's traces stay off the serial console
 setup || { echo "set-up failed"; cat /tmp/mkfs.out; dmesg | tail -n 20; exit 1; }
 # the mount's read-ahead (both sides: one mount)
 BDI=/sys/class/bdi/$(awk -v m="$H$M" '$5 == m { print $3 }' /proc/self/mountinfo)/read_ahead_kb
@@ -62,13 +95,29 @@ echo "== read_ahead_kb of the mount: $(cat $BDI)"
 now() { awk '{ print $1 }' /proc/uptime; }
 drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 
-# fio_mbs JOB: MB/s of one fio job over $M/big
+# busy: the CPU time of both vCPUs so far, all but idle and iowait, and
+# the total ("BUSY TOTAL", in ticks)
+busy() {
+	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+}
+
+# fio_mbs JOB [SAMPLE]: MB/s of one fio job over $M/big; with SAMPLE, the
+# kernel stacks are sampled as stacks.SAMPLE while it runs. The share of
+# CPU time busy during the job goes to $OUT/busy.
 fio_mbs() {
-	local rw=$1 extra=
+	local rw=$1 extra= pid b0 b1
 	[ "$rw" = write ] && extra="--end_fsync=1 --create_on_open=1"
+	b0=$(busy)
 	hostrun fio --name=$rw --filename=$M/big --ioengine=psync --direct=0 \
-		--rw=$rw --bs=1M --size="$SIZE" $extra --minimal > $OUT/fio.out 2> $OUT/fio.err ||
-		{ cat $OUT/fio.err >&2; echo 0; return; }
+		--rw=$rw --bs=1M --size="$SIZE" $extra --minimal > $OUT/fio.out 2> $OUT/fio.err &
+	pid=$!
+	if [ -n "$2" ]; then
+		sleep 2
+		stacks_sample "$2" 120 >&2
+	fi
+	wait $pid || { cat $OUT/fio.err >&2; echo 0; return; }
+	b1=$(busy)
+	echo "$b0 $b1" | awk '{ printf "%.0f\n", 100 * ($3 - $1) / ($4 - $2) }' > $OUT/busy
 	case $rw in
 	write) tail -n 1 $OUT/fio.out | awk -F';' '{ printf "%.1f\n", $48 / 1024 }' ;;
 	*) tail -n 1 $OUT/fio.out | awk -F';' '{ printf "%.1f\n", $7 / 1024 }' ;;
@@ -96,20 +145,38 @@ small() {
 }
 head -c 32768 /dev/urandom > /tmp/src
 
+# small_verify SIDE: every small file against what was written (the first
+# 3 that differ are named, with their first differing bytes)
+small_verify() {
+	local i=0 bad=0 n
+	while [ $i -lt "$FILES" ]; do
+		n=$(( (i % 32 + 1) * 1024 ))
+		if ! head -c $n /tmp/src | cmp -s - $H$M/small/f$i; then
+			bad=$((bad + 1))
+			[ $bad -le 3 ] && echo "   $side: small/f$i (inode $(stat -c %i $H$M/small/f$i), $(stat -c %s $H$M/small/f$i) bytes, $n written) differs:" \
+				"$(head -c $n /tmp/src | cmp -l - $H$M/small/f$i 2>&1 | head -n 3 | tr '\n' ' ')"
+		fi
+		i=$((i + 1))
+	done
+	[ $bad = 0 ] || echo "   $1: $bad of $FILES small files differ from what was written"
+}
+
 # run SIDE: the four jobs on SIDE (pnfs or mds), appended to $OUT/SIDE
 run() {
-	local side=$1 w r s
+	local side=$1 w r s wb
 	echo $([ "$side" = mds ] && echo 1 || echo 0) > $CP/mds_only
 	rm -f $H$M/big; drop
-	w=$(fio_mbs write)
+	w=$(fio_mbs write $([ -n "$STACKS" ] && [ "$RND" = 1 ] && echo "$side"))
+	wb=$(cat $OUT/busy)
 	drop
 	r=$(fio_mbs read)
 	s=$(small)
 	cmp $OUT/small.sum $OUT/small.ref 2>/dev/null ||
 		{ [ -e $OUT/small.ref ] && echo "   $side: small files differ from the first run!"; }
 	[ -e $OUT/small.ref ] || cp $OUT/small.sum $OUT/small.ref
+	small_verify "$side"
 	echo "$w $r $s" >> $OUT/$side
-	echo "   $side: seqwrite $w MB/s, seqread $r MB/s, small files write+sync $(echo $s | cut -d' ' -f1) s, read $(echo $s | cut -d' ' -f2) s"
+	echo "   $side: seqwrite $w MB/s (CPU busy $wb %), seqread $r MB/s, small files write+sync $(echo $s | cut -d' ' -f1) s, read $(echo $s | cut -d' ' -f2) s"
 	echo "      driver (since loaded): writes $(cat $CP/writes) of $(cat $CP/write_bytes) bytes, $(cat $CP/slot_waits) waited for a partial stripe; reads $(cat $CP/reads) fallbacks $(cat $CP/mds_fallbacks)"
 }
 
@@ -136,11 +203,11 @@ warm() {
 }
 warm
 echo "== pnfs (client RAID5 over 4 data servers) against mds (NFSv4.1 through the MDS), size $SIZE, $FILES small files, $ROUNDS rounds"
-r=1
-while [ $r -le "$ROUNDS" ]; do
-	echo "-- round $r"
-	if [ $((r % 2)) = 1 ]; then run pnfs; run mds; else run mds; run pnfs; fi
-	r=$((r + 1))
+RND=1
+while [ $RND -le "$ROUNDS" ]; do
+	echo "-- round $RND"
+	if [ $((RND % 2)) = 1 ]; then run pnfs; run mds; else run mds; run pnfs; fi
+	RND=$((RND + 1))
 done
 
 # mean and spread (max - min) of column C of FILE

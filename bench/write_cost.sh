@@ -29,6 +29,7 @@
 # vring_interrupt (interrupts), ore_write_finish_work (ORE's finish passes)
 # and raid5d (md's passes).
 . /ore/tests/lib.sh
+. /ore/bench/stacks.sh
 
 LEVEL=5 QDS="16 1" ROUNDS=2 RT=10 STACKS= ARRAYS=default DEFERS="1 0"
 shift	# the stage
@@ -114,48 +115,14 @@ job() {
 
 # stacks NAME DEV: sample both CPUs' kernel stacks during a qd 16 job
 stacks() {
-	local name=$1 dev=$2 pid n=0
+	local name=$1 dev=$2 pid
 	hostrun fio --name=w --filename="$dev" --ioengine=libaio --direct=1 --iodepth=16 \
 		--rw=randwrite --bs=4k --size=512M --time_based --runtime=14 \
 		--randrepeat=1 --norandommap --minimal > $OUT/fio.out 2>&1 &
 	pid=$!
 	sleep 4
-	# the kernel log so far goes to the output (the harness checks it for
-	# warnings), the sampled traces do not (each is a "Call Trace")
-	dmesg -c
-	while [ $n -lt 160 ]; do
-		echo l > /proc/sysrq-trigger
-		sleep 0.05
-		n=$((n + 1))
-	done
-	dmesg -c > $OUT/stacks.$name
+	stacks_sample $name 160
 	wait $pid
-	# one sample: an "NMI backtrace for cpu" block; the CPU that ran the
-	# trigger (its stack holds sysrq) is left out; idle CPUs count
-	awk -v name="$name" '
-	/NMI backtrace for cpu/ { inb = 1; rip = ""; nf = 0; sys = 0; next }
-	inb && /RIP: 0010:/ && rip == "" { rip = $0; sub(/.*RIP: 0010:/, "", rip); sub(/\+.*/, "", rip) }
-	inb && /sysrq/ { sys = 1 }
-	inb && /^\[ *[0-9.]+\]  [A-Za-z_0-9.]+\+0x/ { f = $3; sub(/\+.*/, "", f); fr[nf++] = f }
-	/<\/NMI>/ { nf = 0 }
-	inb && /<\/TASK>/ {
-		if (!sys && rip != "") {
-			self[rip]++; tot++
-			for (i = 0; i < nf; i++) if (!seen[fr[i]]++) incl[fr[i]]++
-			delete seen
-		}
-		inb = 0
-	}
-	END {
-		printf "   %s: %d samples\n", name, tot
-		if (!tot) exit
-		cmd = "sort -k3 -rn | head -n 15"
-		for (r in self) printf "   %s self %5.1f%% %s\n", name, 100 * self[r] / tot, r | cmd
-		close(cmd)
-		cmd = "sort -k3 -rn | head -n 40"
-		for (r in incl) printf "   %s incl %5.1f%% %s\n", name, 100 * incl[r] / tot, r | cmd
-		close(cmd)
-	}' $OUT/stacks.$name
 }
 
 rm -f $OUT/ob* $OUT/md*

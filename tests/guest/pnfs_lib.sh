@@ -45,12 +45,13 @@ pnfs_data_servers() {
 	cat $PP/devices
 }
 
-# pnfs_nfs_server NSTORES THREADS: the host's NFS user space (through the
-# 9p share) over tmpfs /run and /var/lib/nfs, lease and grace 10 s; exports
-# $e (fsid=0, pnfs) and the NSTORES store directories (NFSv3 data
-# servers); rpc.nfsd with THREADS threads.
+# pnfs_nfs_server NSTORES THREADS [nomds]: the host's NFS user space
+# (through the 9p share) over tmpfs /run and /var/lib/nfs, lease and grace
+# 10 s; exports $e (fsid=0, pnfs; not with nomds: pnfs_export_mds does it
+# once exofs is mounted there) and the NSTORES store directories (NFSv3
+# data servers); rpc.nfsd with THREADS threads.
 pnfs_nfs_server() {
-	local n=$1 threads=$2 i
+	local n=$1 threads=$2 nomds=$3 i
 	have_host rpc.nfsd || { echo "no rpc.nfsd on the host (scripts/deps.sh)"; return 1; }
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 	mount -t tmpfs tmpfs $H/run && mount -t tmpfs tmpfs $H/var/lib/nfs &&
@@ -61,7 +62,7 @@ pnfs_nfs_server() {
 	echo 10 > /proc/fs/nfsd/nfsv4leasetime
 	echo 10 > /proc/fs/nfsd/nfsv4gracetime 2>/dev/null
 	hostrun rpcbind -w || return 1
-	hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=0,sync,pnfs "127.0.0.1:$e" || return 1
+	[ -n "$nomds" ] || pnfs_export_mds || return 1
 	i=0
 	while [ $i -lt "$n" ]; do
 		hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=$((i + 1)),sync \
@@ -71,6 +72,11 @@ pnfs_nfs_server() {
 	hostrun rpc.mountd || return 1
 	hostrun rpc.nfsd "$threads" || return 1
 	hostrun exportfs -v
+}
+
+# pnfs_export_mds: export the exofs mounted at $E (the MDS: fsid=0, pnfs).
+pnfs_export_mds() {
+	hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=0,sync,pnfs "127.0.0.1:$e"
 }
 
 # pnfs_ds_mount I: the client's NFSv3 mount of data server I at
