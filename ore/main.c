@@ -73,6 +73,9 @@ static void __exit ore_exit(void)
 	if (atomic64_read(&ore_stats.stores_live))
 		pr_err("%lld stores leaked\n",
 		       atomic64_read(&ore_stats.stores_live));
+	if (ore_partial_writes_in_flight())
+		pr_err("%ld partial-stripe writes leaked in the finish queues\n",
+		       ore_partial_writes_in_flight());
 }
 
 module_init(ore_init);

@@ -740,6 +740,27 @@ static void ore_write_finish_queue(struct ore_io_state *ios)
 }
 
 /**
+ * ore_partial_writes_in_flight() - partial-stripe writes on the finish queues
+ *
+ * The sum of every finish queue's @in_flight: asynchronous partial-stripe
+ * writes whose reads are not over or whose finish has not run. 0 when no
+ * write runs; a count left over would make every later write of its queue
+ * wait for a pass before its reads (for tests and the unload check).
+ *
+ * Return: the count.
+ */
+long ore_partial_writes_in_flight(void)
+{
+	long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ore_fin_queues); i++)
+		n += atomic_read(&ore_fin_queues[i].in_flight);
+	return n;
+}
+EXPORT_SYMBOL_GPL(ore_partial_writes_in_flight);
+
+/**
  * ore_write_finish_init() - set up the finish queues (module init)
  */
 void ore_write_finish_init(void)

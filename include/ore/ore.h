@@ -396,4 +396,6 @@ struct ore_stats {
 
 extern struct ore_stats ore_stats;
 
+long ore_partial_writes_in_flight(void);
+
 #endif /* _ORE_ORE_H */

@@ -1753,6 +1753,8 @@ static void ot_eng_inflight(struct ot_ctx *ctx)
 		goto out;
 	OT_EXPECT(ctx, atomic64_read(&ore_stats.batched_reads) > batched0,
 		  "no write started its reads from a finish pass");
+	/* every write is over: none may still count as in flight */
+	OT_EXPECT_EQ(ctx, ore_partial_writes_in_flight(), 0);
 	ot_eng_verify(&e);
 	ot_eng_check_read(&e, 0, e.size, true, NULL);
 out:
@@ -2160,6 +2162,7 @@ out:
 static void ot_eng_no_leaks(struct ot_ctx *ctx)
 {
 	OT_EXPECT_EQ(ctx, atomic64_read(&ore_stats.ios_live), 0);
+	OT_EXPECT_EQ(ctx, ore_partial_writes_in_flight(), 0);
 }
 
 const struct ot_case ot_engine_cases[] = {
