@@ -939,6 +939,18 @@ static long ore_file_rw_buffered(struct ore_file_io *fio)
 	ssize_t ret;
 
 	atomic64_inc(&ore_stats.store_buffered);
+	/*
+	 * A buffered read stops at the cached size: on a shared store, ask
+	 * the server for it first (and NFS drops pages that changed there).
+	 */
+	if (!sio->write && fio->fs->shared) {
+		struct kstat st;
+
+		ret = vfs_getattr(&file->f_path, &st, STATX_SIZE,
+				  AT_STATX_FORCE_SYNC);
+		if (ret)
+			return ret;
+	}
 	while (fio->done < sio->len) {
 		init_sync_kiocb(&kiocb, file);
 		kiocb.ki_pos = sio->offset + fio->done;
@@ -1131,30 +1143,17 @@ static bool ore_file_submit_blocks(struct ore_file_store *fs,
 }
 
 /*
- * Is @offset at or past the end of @fo's file? On a shared store the
+ * Is @offset at or past the end of @fo's file, so that a read there is
+ * zeros without a call to the filesystem? Never on a shared store: the
  * cached size can be older than what another machine wrote since (NFS
- * refreshes it only with the replies to calls on the file): before a
- * read is answered with zeros on its word, the size is asked of the
- * server. Sleeps.
+ * refreshes it only with the replies to calls on the file), so the read
+ * goes to the server, which answers from its own size (a direct read past
+ * the end returns nothing, and its reply refreshes the cached size).
  */
 static bool ore_file_past_end(struct ore_file_store *fs,
 			      struct ore_file_obj *fo, u64 offset)
 {
-	const struct cred *old_cred;
-	struct kstat st;
-	int err;
-
-	if (offset < i_size_read(file_inode(fo->file)))
-		return false;
-	if (!fs->shared)
-		return true;
-	old_cred = override_creds(fs->cred);
-	err = vfs_getattr(&fo->file->f_path, &st, STATX_SIZE,
-			  AT_STATX_FORCE_SYNC);
-	revert_creds(old_cred);
-	if (err)
-		return false;	/* the read finds out */
-	return offset >= st.size;
+	return !fs->shared && offset >= i_size_read(file_inode(fo->file));
 }
 
 /* A request moved to the store's workqueue by ore_file_submit(). */
