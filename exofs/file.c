@@ -2,7 +2,8 @@
 /*
  * exofs regular files: the generic page cache paths (read_iter, write_iter
  * under the inode lock, mmap with filemap_page_mkwrite, splice) over the
- * address_space_operations of data.c, and fsync.
+ * address_space_operations of data.c, and fsync; local writes (write_iter,
+ * write faults) recall the file's pNFS layouts first.
  */
 #include <linux/filelock.h>
 #include <linux/fs.h>
@@ -104,11 +105,44 @@ static ssize_t exofs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	return generic_file_write_iter(iocb, from);
 }
 
+/*
+ * A write fault on a shared mapping is a local write too: recall the
+ * file's pNFS layouts and wait for their return before the page becomes
+ * writable, as exofs_file_write_iter() does. A client that takes a layout
+ * again afterwards gets it only once the dirty page is written back and
+ * the page cache dropped (exofs_pnfs_layout_prepare()), so the next write
+ * to the mapping faults here again. A signal while waiting retries the
+ * fault once it is handled.
+ */
+static vm_fault_t exofs_page_mkwrite(struct vm_fault *vmf)
+{
+	int err = break_layout(file_inode(vmf->vma->vm_file), true);
+
+	if (err == -ERESTARTSYS || err == -EINTR)
+		return VM_FAULT_NOPAGE;
+	if (err)
+		return vmf_fs_error(err);
+	return filemap_page_mkwrite(vmf);
+}
+
+static const struct vm_operations_struct exofs_file_vm_ops = {
+	.fault		= filemap_fault,
+	.map_pages	= filemap_map_pages,
+	.page_mkwrite	= exofs_page_mkwrite,
+};
+
+static int exofs_file_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	file_accessed(file);
+	vma->vm_ops = &exofs_file_vm_ops;
+	return 0;
+}
+
 const struct file_operations exofs_file_operations = {
 	.llseek		= generic_file_llseek,
 	.read_iter	= generic_file_read_iter,
 	.write_iter	= exofs_file_write_iter,
-	.mmap		= generic_file_mmap,
+	.mmap		= exofs_file_mmap,
 	.open		= generic_file_open,
 	.fsync		= exofs_fsync,
 	.splice_read	= filemap_splice_read,

@@ -23,7 +23,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 31
+ktap_plan 32
 
 RAID=5
 for a in $ORE_ARGS; do
@@ -129,6 +129,54 @@ partial() {
 	cmp /tmp/model $C4/big && cmp /tmp/model $E/big
 }
 check "partial-stripe writes by the client (read-4-write) are right on the MDS and the client" partial
+# A write through a shared mapping on the MDS is a local write too: its
+# write fault recalls the layout of the client, which holds the file open
+# and has written through its layout. The client's next write then needs a
+# new layout (exofs_pnfs counts a LAYOUTGET; with its layout still held it
+# would not), and the client reads the MDS's bytes.
+mmapw() {
+	local g0 g1 w0 i=0 pid
+	rm -f /tmp/mm.1 /tmp/mm.2 /tmp/mm.go1 /tmp/mm.go2
+	w0=$(cnt write_bytes)
+	hostrun python3 -c "
+import os, time
+def wait(p):
+	while not os.path.exists(p):
+		time.sleep(0.1)
+c = os.open('$c4/mm', os.O_RDWR | os.O_CREAT, 0o644)
+os.write(c, open('/tmp/big', 'rb').read(300000))
+os.fsync(c)
+open('/tmp/mm.1', 'w').close()
+wait('/tmp/mm.go1')
+os.pwrite(c, b'CLIENT', 200000)
+os.fsync(c)
+open('/tmp/mm.2', 'w').close()
+wait('/tmp/mm.go2')
+os.close(c)" &
+	pid=$!
+	while [ ! -e /tmp/mm.1 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	g0=$(cat $PP/layoutgets)
+	hostrun python3 -c "
+import mmap, os
+f = os.open('$e/mm', os.O_RDWR)
+m = mmap.mmap(f, 300000)
+m[100000:100005] = b'MMAPW'
+m.flush()
+m.close()
+os.close(f)"
+	touch /tmp/mm.go1
+	i=0
+	while [ ! -e /tmp/mm.2 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	g1=$(cat $PP/layoutgets)
+	touch /tmp/mm.go2
+	wait $pid
+	echo "the client wrote $(( $(cnt write_bytes) - w0 )) bytes through its layout; layoutgets $g0 -> $g1"
+	[ $(( $(cnt write_bytes) - w0 )) -ge 300000 ] && [ "$g1" -gt "$g0" ] &&
+		echo 3 > /proc/sys/vm/drop_caches &&
+		[ "$(dd if=$C4/mm bs=1 skip=100000 count=5 2>/dev/null)" = MMAPW ] &&
+		[ "$(dd if=$C4/mm bs=1 skip=200000 count=6 2>/dev/null)" = CLIENT ]
+}
+check "a write through a shared mapping on the MDS recalls the client's layout, and the client reads it" mmapw
 diag "driver: writes $(cnt writes) r4w_hits $(cnt r4w_hits) fallbacks $(cnt mds_fallbacks)"
 
 # A data server gone: its export withdrawn, the client's soft mount of it
