@@ -24,7 +24,10 @@
 # exports, as a MDS on a machine of its own would: its exofs is mounted
 # over those mounts; by default the MDS's exofs uses the store
 # directories directly, the data servers' own file systems), threads=N
-# (nfsd's threads; default 8, 64 with mds_stores=nfs), stacks (in the first
+# (nfsd's threads; default 8, 64 with mds_stores=nfs), mds_read_size=N
+# (objlayoutdriver's: files up to N bytes are read through the MDS on the
+# pnfs side too; default the driver's, 64 KiB; 0: every file through its
+# layout), stacks (in the first
 # round, sample the kernel stacks of both CPUs during each side's write:
 # bench/stacks.sh).
 . /ore/tests/lib.sh
@@ -43,6 +46,7 @@ for a in "$@"; do
 	stacks) STACKS=1 ;;
 	mds_stores=nfs) MDS_NFS=1 ;;
 	threads=*) THREADS=${a#threads=} ;;
+	mds_read_size=*) READ_SIZE=${a#mds_read_size=} ;;
 	esac
 done
 OUT=/tmp/pnfs_bench
@@ -90,6 +94,8 @@ setup || { echo "set-up failed"; cat /tmp/mkfs.out; dmesg | tail -n 20; exit 1; 
 # the mount's read-ahead (both sides: one mount)
 BDI=/sys/class/bdi/$(awk -v m="$H$M" '$5 == m { print $3 }' /proc/self/mountinfo)/read_ahead_kb
 [ -n "$RA" ] && echo "$RA" > $BDI
+[ -n "$READ_SIZE" ] && echo "$READ_SIZE" > $CP/mds_read_size
+echo "== objlayoutdriver mds_read_size: $(cat $CP/mds_read_size)"
 echo "== read_ahead_kb of the mount: $(cat $BDI)"
 
 now() { awk '{ print $1 }' /proc/uptime; }
