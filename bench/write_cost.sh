@@ -87,17 +87,28 @@ counters() {
 	fio_ticks
 }
 
+# extra DEV: "cache-hits cache-misses member-read-sectors member-write-sectors"
+# (the stripe cache of an oreblk DEV, 0 0 for md)
+extra() {
+	local s=/sys/block/${1#/dev/}/ore
+	if [ -d $s ]; then echo "$(cat $s/stripe_cache_hits) $(cat $s/stripe_cache_misses)"; else echo "0 0"; fi
+	awk -v devs="$DEVS" 'BEGIN { n = split(devs, d, " "); for (i = 1; i <= n; i++) { sub("/dev/", "", d[i]); m[d[i]] = 1 } }
+		($3 in m) { r += $6; w += $10 } END { print r, w }' /proc/diskstats
+}
+
 # job NAME DEV QD: one measured job, its line in $OUT/NAME
 job() {
-	local name=$1 dev=$2 qd=$3 c0 c1 pid iops
+	local name=$1 dev=$2 qd=$3 c0 c1 e0 e1 pid iops
 	hostrun fio --name=w --filename="$dev" --ioengine=libaio --direct=1 --iodepth="$qd" \
 		--rw=randwrite --bs=4k --size=512M --time_based --runtime=$((RT + 4)) \
 		--randrepeat=1 --norandommap --minimal > $OUT/fio.out 2>&1 &
 	pid=$!
 	sleep 3
 	c0=$(counters | tr '\n' ' ')
+	e0=$(extra "$dev" | tr '\n' ' ')
 	sleep "$RT"
 	c1=$(counters | tr '\n' ' ')
+	e1=$(extra "$dev" | tr '\n' ' ')
 	wait $pid
 	# array writes: fio's own count over the measured window is not
 	# printed, so take its IOPS (whole run) times the window
@@ -111,6 +122,10 @@ job() {
 			100 * ($11 - $1) / ($12 - $2), ($20 - $10) / rt,
 			($16 - $6) / (rt * 1000 * nd), ($15 - $5) / ios }' >> "$OUT/$name"
 	echo "   $name: $(tail -n 1 "$OUT/$name") (IOPS, CPU us, reads, writes, kicks, irqs, passes per write, busy %, fio CPU %, member queue, member ms)"
+	echo "$c0 $c1 $e0 $e1" | awk -v name="$name" '{
+		r = $13 - $3; w = $14 - $4; if (r <= 0) r = 1; if (w <= 0) w = 1
+		printf "   %s: stripe cache %d hits, %d misses; member reads %.1f KiB, writes %.1f KiB on average\n",
+			name, $25 - $21, $26 - $22, ($27 - $23) / 2 / r, ($28 - $24) / 2 / w }'
 }
 
 # stacks NAME DEV: sample both CPUs' kernel stacks during a qd 16 job
