@@ -63,6 +63,8 @@ static int __init ore_init(void)
 
 static void __exit ore_exit(void)
 {
+	long in_flight;
+
 	destroy_workqueue(ore_csum_wq);
 	destroy_workqueue(ore_obj_wq);
 	destroy_workqueue(ore_wq);
@@ -73,9 +75,10 @@ static void __exit ore_exit(void)
 	if (atomic64_read(&ore_stats.stores_live))
 		pr_err("%lld stores leaked\n",
 		       atomic64_read(&ore_stats.stores_live));
-	if (ore_partial_writes_in_flight())
+	in_flight = ore_partial_writes_in_flight();
+	if (in_flight)
 		pr_err("%ld partial-stripe writes leaked in the finish queues\n",
-		       ore_partial_writes_in_flight());
+		       in_flight);
 }
 
 module_init(ore_init);
