@@ -78,22 +78,21 @@ fio_ticks() {
 	echo $t
 }
 
-# counters: "busy total reads writes kicks irqs passes fio"
+# counters: "busy total reads writes io-ms queue-ms read-sectors
+# write-sectors kicks irqs passes fio"
 counters() {
 	awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8 + $9; print b, b + $5 + $6 }' /proc/stat
 	awk -v devs="$DEVS" 'BEGIN { n = split(devs, d, " "); for (i = 1; i <= n; i++) { sub("/dev/", "", d[i]); m[d[i]] = 1 } }
-		($3 in m) { r += $4; w += $8; t += $7 + $11; q += $14 } END { print r, w, t, q }' /proc/diskstats
+		($3 in m) { r += $4; w += $8; t += $7 + $11; q += $14; rs += $6; ws += $10 }
+		END { print r, w, t, q, rs, ws }' /proc/diskstats
 	awk '{ v[$1] = $2 } END { print v["kick"] + 0, v["vint"] + 0, v["pass"] + v["r5d"] }' $T/kprobe_profile
 	fio_ticks
 }
 
-# extra DEV: "cache-hits cache-misses member-read-sectors member-write-sectors"
-# (the stripe cache of an oreblk DEV, 0 0 for md)
-extra() {
+# cache DEV: "hits misses" of the stripe cache of an oreblk DEV (0 0 for md)
+cache() {
 	local s=/sys/block/${1#/dev/}/ore
 	if [ -d $s ]; then echo "$(cat $s/stripe_cache_hits) $(cat $s/stripe_cache_misses)"; else echo "0 0"; fi
-	awk -v devs="$DEVS" 'BEGIN { n = split(devs, d, " "); for (i = 1; i <= n; i++) { sub("/dev/", "", d[i]); m[d[i]] = 1 } }
-		($3 in m) { r += $6; w += $10 } END { print r, w }' /proc/diskstats
 }
 
 # job NAME DEV QD: one measured job, its line in $OUT/NAME
@@ -105,27 +104,28 @@ job() {
 	pid=$!
 	sleep 3
 	c0=$(counters | tr '\n' ' ')
-	e0=$(extra "$dev" | tr '\n' ' ')
+	e0=$(cache "$dev")
 	sleep "$RT"
 	c1=$(counters | tr '\n' ' ')
-	e1=$(extra "$dev" | tr '\n' ' ')
+	e1=$(cache "$dev")
 	wait $pid
 	# array writes: fio's own count over the measured window is not
 	# printed, so take its IOPS (whole run) times the window
 	iops=$(tail -n 1 $OUT/fio.out | awk -F';' '{ print $49 }')
+	# fields: $1-$12 the counters before, $13-$24 after, $25 IOPS
 	echo "$c0 $c1 $iops" | awk -v rt="$RT" -v nd=$N '{
-		n = $21 * rt; if (n <= 0) n = 1
-		ios = ($13 - $3) + ($14 - $4); if (ios <= 0) ios = 1
-		printf "%d %.0f %.2f %.2f %.2f %.2f %.2f %.0f %.0f %.2f %.1f\n", $21,
-			($11 - $1) * 10000 / n, ($13 - $3) / n, ($14 - $4) / n,
-			($17 - $7) / n, ($18 - $8) / n, ($19 - $9) / n,
-			100 * ($11 - $1) / ($12 - $2), ($20 - $10) / rt,
-			($16 - $6) / (rt * 1000 * nd), ($15 - $5) / ios }' >> "$OUT/$name"
+		n = $25 * rt; if (n <= 0) n = 1
+		ios = ($15 - $3) + ($16 - $4); if (ios <= 0) ios = 1
+		printf "%d %.0f %.2f %.2f %.2f %.2f %.2f %.0f %.0f %.2f %.1f\n", $25,
+			($13 - $1) * 10000 / n, ($15 - $3) / n, ($16 - $4) / n,
+			($21 - $9) / n, ($22 - $10) / n, ($23 - $11) / n,
+			100 * ($13 - $1) / ($14 - $2), ($24 - $12) / rt,
+			($18 - $6) / (rt * 1000 * nd), ($17 - $5) / ios }' >> "$OUT/$name"
 	echo "   $name: $(tail -n 1 "$OUT/$name") (IOPS, CPU us, reads, writes, kicks, irqs, passes per write, busy %, fio CPU %, member queue, member ms)"
 	echo "$c0 $c1 $e0 $e1" | awk -v name="$name" '{
-		r = $13 - $3; w = $14 - $4; if (r <= 0) r = 1; if (w <= 0) w = 1
+		r = $15 - $3; w = $16 - $4; if (r <= 0) r = 1; if (w <= 0) w = 1
 		printf "   %s: stripe cache %d hits, %d misses; member reads %.1f KiB, writes %.1f KiB on average\n",
-			name, $25 - $21, $26 - $22, ($27 - $23) / 2 / r, ($28 - $24) / 2 / w }'
+			name, $27 - $25, $28 - $26, ($19 - $7) / 2 / r, ($20 - $8) / 2 / w }'
 }
 
 # stacks NAME DEV: sample both CPUs' kernel stacks during a qd 16 job
