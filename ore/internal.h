@@ -21,6 +21,8 @@ void ore_write_finish_init(void);
 /* pages.c */
 struct page *ore_page_get(gfp_t gfp);
 void ore_page_put(struct page *page);
+unsigned int ore_page_get_bulk(struct page **pages, unsigned int n, gfp_t gfp);
+void ore_page_put_list(struct list_head *list);
 int ore_pages_init(void);
 void ore_pages_exit(void);
 

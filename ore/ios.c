@@ -248,6 +248,39 @@ int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 	return 0;
 }
 
+/*
+ * Write (or read) @npages whole pages @pages to component @comp from object
+ * offset @obj_off on: as ore_batch_add() for each page, the checks made
+ * once per sub-I/O rather than once per page.
+ */
+int ore_batch_add_pages(struct ore_batch *batch, u32 comp, u64 obj_off,
+			struct page **pages, unsigned int npages, bool write)
+{
+	while (npages) {
+		struct ore_sub *sub;
+		unsigned int n;
+		int err;
+
+		/* the first page opens or extends the sub-I/O */
+		err = ore_batch_add(batch, comp, obj_off, pages[0], 0,
+				    PAGE_SIZE, write);
+		if (err)
+			return err;
+		sub = batch->cur[comp];
+		n = min(npages - 1, sub->cap - sub->sio.nr_bvec);
+		npages--;
+		pages++;
+		obj_off += PAGE_SIZE;
+		sub->sio.len += n * PAGE_SIZE;
+		obj_off += (u64)n * PAGE_SIZE;
+		npages -= n;
+		while (n--)
+			bvec_set_page(&sub->bvec[sub->sio.nr_bvec++],
+				      *pages++, PAGE_SIZE, 0);
+	}
+	return 0;
+}
+
 /* Submit every sub-I/O of @batch; its done() runs when all are over. */
 void ore_batch_submit(struct ore_batch *batch)
 {
@@ -383,26 +416,24 @@ int ore_map_data(struct ore_batch *batch, u64 loff, u64 len,
 	return 0;
 }
 
-/* Write @npages pages of stripe column @col at @obj_off to every mirror. */
-int ore_map_column(struct ore_batch *batch, u32 group, u64 row,
-		   u32 col, u64 obj_off, struct page **pages,
-		   unsigned int npages)
+/*
+ * Write @npages pages at @obj_off to every mirror of group position @pos
+ * (ore_layout_stripe_pos() of the stripe column on its row).
+ */
+int ore_map_column(struct ore_batch *batch, u32 group, u32 pos,
+		   u64 obj_off, struct page **pages, unsigned int npages)
 {
 	const struct ore_layout *layout = batch->ios->layout;
-	u32 pos = ore_layout_stripe_pos(layout, row, col);
-	unsigned int i;
 	u32 m;
 	int err;
 
-	for (i = 0; i < npages; i++)
-		for (m = 0; m < layout->mirrors_p1; m++) {
-			err = ore_batch_add(batch,
-					    ore_layout_comp(layout, group, pos, m),
-					    obj_off + i * PAGE_SIZE, pages[i],
-					    0, PAGE_SIZE, true);
-			if (err)
-				return err;
-		}
+	for (m = 0; m < layout->mirrors_p1; m++) {
+		err = ore_batch_add_pages(batch,
+					  ore_layout_comp(layout, group, pos, m),
+					  obj_off, pages, npages, true);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -418,14 +449,23 @@ struct page *ore_own_page(struct ore_io_state *ios)
 	return page;
 }
 
+/*
+ * Fill @pages with @n pages owned by @ios (freed with it). Returns 0 or
+ * -ENOMEM (the pages got so far are owned by @ios all the same).
+ */
+int ore_own_pages(struct ore_io_state *ios, struct page **pages,
+		  unsigned int n)
+{
+	unsigned int got = ore_page_get_bulk(pages, n, GFP_NOIO), i;
+
+	for (i = 0; i < got; i++)
+		list_add_tail(&pages[i]->lru, &ore_priv(ios)->own_pages);
+	return got == n ? 0 : -ENOMEM;
+}
+
 static void ore_free_own_pages(struct ore_io_state *ios)
 {
-	struct page *page, *next;
-
-	list_for_each_entry_safe(page, next, &ore_priv(ios)->own_pages, lru) {
-		list_del(&page->lru);
-		ore_page_put(page);
-	}
+	ore_page_put_list(&ore_priv(ios)->own_pages);
 }
 
 int ore_check_range(struct ore_io_state *ios, u64 *len)

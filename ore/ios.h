@@ -127,6 +127,8 @@ void ore_raise_made(struct ore_components *oc, u64 end);
 int ore_made_error(struct ore_io_state *ios);
 int ore_batch_add(struct ore_batch *batch, u32 comp, u64 obj_off,
 		  struct page *page, u32 pgoff, u32 len, bool write);
+int ore_batch_add_pages(struct ore_batch *batch, u32 comp, u64 obj_off,
+			struct page **pages, unsigned int npages, bool write);
 void ore_batch_submit(struct ore_batch *batch);
 void ore_batch_run_sync(struct ore_batch *batch);
 bool ore_comp_readable(struct ore_io_state *ios, u32 comp, u64 obj_off,
@@ -135,10 +137,11 @@ u32 ore_pick_mirror(struct ore_io_state *ios, u32 group, u32 pos,
 		    u64 row, u64 obj_off, u64 len);
 int ore_map_data(struct ore_batch *batch, u64 loff, u64 len,
 		 struct page **pages, bool write);
-int ore_map_column(struct ore_batch *batch, u32 group, u64 row,
-		   u32 col, u64 obj_off, struct page **pages,
-		   unsigned int npages);
+int ore_map_column(struct ore_batch *batch, u32 group, u32 pos,
+		   u64 obj_off, struct page **pages, unsigned int npages);
 struct page *ore_own_page(struct ore_io_state *ios);
+int ore_own_pages(struct ore_io_state *ios, struct page **pages,
+		  unsigned int n);
 int ore_check_range(struct ore_io_state *ios, u64 *len);
 int ore_check_stripes(const struct ore_layout *layout,
 		      const struct ore_components *oc, u64 offset, u64 length,

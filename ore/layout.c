@@ -162,6 +162,25 @@ u32 ore_layout_stripe_pos(const struct ore_layout *layout, u64 row, u32 col)
 	return (first_par + par + col) % gw;
 }
 
+void ore_layout_row_pos(const struct ore_layout *layout, u64 row, u32 *pos)
+{
+	u32 gw = layout->group_width;
+	u32 p, c;
+
+	/* as ore_layout_stripe_pos(): column 0 sits after the parity */
+	if (layout->raid_algorithm == ORE_RAID0 ||
+	    layout->raid_algorithm == ORE_RAID4)
+		p = 0;
+	else
+		p = (2 * gw - (u32)(row % gw)) % gw;
+	for (c = 0; c < gw; c++) {
+		pos[c] = p;
+		if (++p == gw)
+			p = 0;
+	}
+}
+EXPORT_SYMBOL_GPL(ore_layout_row_pos);
+
 void ore_calc_stripe_info(const struct ore_layout *layout, u64 offset,
 			  struct ore_striping_info *si)
 {

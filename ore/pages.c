@@ -63,6 +63,64 @@ void ore_page_put(struct page *page)
 		__free_page(page);
 }
 
+/**
+ * ore_page_get_bulk() - fill @pages with @n pages for ORE's own use
+ * @pages: receives the pages
+ * @n: how many
+ * @gfp: for the allocator, when this CPU's cache runs out
+ *
+ * As @n calls of ore_page_get(), with the cache's lock taken once.
+ *
+ * Return: how many pages were filled in (@n, or fewer when the allocator
+ * failed: the first ones are set).
+ */
+unsigned int ore_page_get_bulk(struct page **pages, unsigned int n, gfp_t gfp)
+{
+	struct ore_page_cache *pc;
+	unsigned long flags;
+	unsigned int i = 0;
+
+	local_lock_irqsave(&ore_pcp.lock, flags);
+	pc = this_cpu_ptr(&ore_pcp);
+	while (i < n && pc->nr)
+		pages[i++] = pc->pages[--pc->nr];
+	local_unlock_irqrestore(&ore_pcp.lock, flags);
+	for (; i < n; i++) {
+		pages[i] = alloc_page(gfp);
+		if (!pages[i])
+			break;
+	}
+	return i;
+}
+
+/**
+ * ore_page_put_list() - give back every page on @list (linked by lru)
+ * @list: pages from ore_page_get() or ore_page_get_bulk(); emptied
+ *
+ * As ore_page_put() for each, with the cache's lock taken once; any
+ * context.
+ */
+void ore_page_put_list(struct list_head *list)
+{
+	struct ore_page_cache *pc;
+	struct page *page, *next;
+	unsigned long flags;
+
+	local_lock_irqsave(&ore_pcp.lock, flags);
+	pc = this_cpu_ptr(&ore_pcp);
+	list_for_each_entry_safe(page, next, list, lru) {
+		if (!pc->pages || pc->nr >= ore_page_cache_pages)
+			break;
+		list_del(&page->lru);
+		pc->pages[pc->nr++] = page;
+	}
+	local_unlock_irqrestore(&ore_pcp.lock, flags);
+	list_for_each_entry_safe(page, next, list, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
+}
+
 int ore_pages_init(void)
 {
 	int cpu;

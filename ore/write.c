@@ -89,47 +89,71 @@ static void ore_stripe_parity(const struct ore_layout *layout,
 			      layout->data_width, PAGE_SIZE);
 }
 
-/* Parity pages of a full stripe kept on the stack up to this many */
-#define ORE_FULL_PAR_STACK	32
-
 /*
- * A whole stripe: parity from the caller's @pages (the data columns, one
- * after another), no reads. @par has room for the parity columns' pages
- * (parity * rows), reused from stripe to stripe.
+ * @nr whole stripes of @group on rows @row0 .. @row0 + @nr - 1: parity from
+ * the caller's @pages (stripe after stripe, the data columns one after
+ * another), no reads. Each component's pages of the whole run are gathered
+ * and mapped in one call: with small stripe units a run has many stripes,
+ * and a call per stripe and column cost more than the parity under TCG.
  */
-static int ore_write_full_stripe(struct ore_batch *batch,
-				 const struct ore_striping_info *si,
-				 struct page **pages, struct page **par)
+static int ore_write_full_run(struct ore_batch *batch, u32 group, u64 row0,
+			      u64 nr, struct page **pages)
 {
 	struct ore_io_state *ios = batch->ios;
 	const struct ore_layout *layout = ios->layout;
 	unsigned int rows = layout->stripe_unit / PAGE_SIZE;
-	u32 gw = layout->group_width, dw = layout->data_width, c;
-	u64 obj_off = si->row * layout->stripe_unit;
+	u32 gw = layout->group_width, dw = layout->data_width, c, m;
+	unsigned int per_comp = nr * rows, j;
 	void *ptrs[ORE_MAX_GROUP_WIDTH];
-	unsigned int i, j;
-	int err = 0;
+	u32 pos[ORE_MAX_GROUP_WIDTH];
+	struct page **par, **comp_pages;
+	u64 s;
+	int err;
 
-	for (i = 0; i < (gw - dw) * rows; i++) {
-		par[i] = ore_own_page(ios);
-		if (!par[i])
-			return -ENOMEM;
+	/* the parity pages, then each group position's pages of the run */
+	par = kmalloc_array((size_t)(gw - dw + gw) * per_comp, sizeof(*par),
+			    GFP_NOIO);
+	if (!par)
+		return -ENOMEM;
+	comp_pages = par + (gw - dw) * per_comp;
+	err = ore_own_pages(ios, par, (gw - dw) * per_comp);
+	if (err)
+		goto out;
+	for (s = 0; s < nr; s++) {
+		struct page **data = &pages[s * dw * rows];
+		struct page **spar = &par[s * (gw - dw) * rows];
+
+		ore_layout_row_pos(layout, row0 + s, pos);
+		for (j = 0; j < rows; j++) {
+			for (c = 0; c < gw; c++) {
+				struct page *pg = c < dw ?
+					data[c * rows + j] :
+					spar[(c - dw) * rows + j];
+
+				ptrs[c] = ore_pa(pg);
+				comp_pages[pos[c] * per_comp + s * rows + j] =
+					pg;
+			}
+			if (layout->parity == 2)
+				ore_gen_pq(ptrs, dw, PAGE_SIZE);
+			else
+				ore_xor_pages(ptrs[dw], ptrs, dw, PAGE_SIZE);
+		}
 	}
-	for (j = 0; j < rows; j++) {
-		for (c = 0; c < dw; c++)
-			ptrs[c] = ore_pa(pages[c * rows + j]);
-		for (c = dw; c < gw; c++)
-			ptrs[c] = ore_pa(par[(c - dw) * rows + j]);
-		if (layout->parity == 2)
-			ore_gen_pq(ptrs, dw, PAGE_SIZE);
-		else
-			ore_xor_pages(ptrs[dw], ptrs, dw, PAGE_SIZE);
+	for (c = 0; c < gw && !err; c++) {	/* c: the group position */
+		struct page **cp = &comp_pages[c * per_comp];
+
+		for (m = 0; m < layout->mirrors_p1 && !err; m++) {
+			u32 comp = ore_layout_comp(layout, group, c, m);
+
+			err = ore_batch_add_pages(batch, comp,
+						  row0 * layout->stripe_unit,
+						  cp, per_comp, true);
+		}
 	}
-	for (c = 0; c < gw && !err; c++)
-		err = ore_map_column(batch, si->group, si->row, c, obj_off,
-				     c < dw ? &pages[c * rows] :
-				     &par[(c - dw) * rows], rows);
-	ios->stats_full_stripes++;
+	ios->stats_full_stripes += nr;
+out:
+	kfree(par);
 	return err;
 }
 
@@ -479,9 +503,11 @@ static int ore_pstripe_queue(struct ore_batch *batch, struct ore_pstripe *ps)
 	const struct ore_striping_info *si = &ps->si;
 	u64 obj_off = si->row * layout->stripe_unit;
 	unsigned int rows = ps->rows, j;
+	u32 pos[ORE_MAX_GROUP_WIDTH];
 	u32 c;
 	int err;
 
+	ore_layout_row_pos(layout, si->row, pos);
 	for (c = 0; c < layout->group_width; c++)
 		for (j = 0; j < rows; j++) {
 			if (!ps->touched[j])
@@ -489,7 +515,7 @@ static int ore_pstripe_queue(struct ore_batch *batch, struct ore_pstripe *ps)
 			if (c < layout->data_width &&
 			    ps->state[c * rows + j] != ORE_R4W_NEW)
 				continue;
-			err = ore_map_column(batch, si->group, si->row, c,
+			err = ore_map_column(batch, si->group, pos[c],
 					     obj_off + j * PAGE_SIZE,
 					     &ps->pg[c * rows + j], 1);
 			if (err)
@@ -563,28 +589,31 @@ static int ore_map_parity_write(struct ore_batch *wbatch, u64 len)
 	if (cut.head_len)
 		err = ore_map_partial_stripe(ios, cut.head_off, cut.head_len);
 	if (!err && cut.full_len) {
-		u32 npar = layout->parity * (layout->stripe_unit / PAGE_SIZE);
-		struct page *par_stack[ORE_FULL_PAR_STACK], **par = par_stack;
-		u64 nr = 0;
+		u64 nr = div64_u64(cut.full_len, layout->stripe_length), run;
+		u32 rows = layout->stripe_unit / PAGE_SIZE;
+		u32 ptrs = (2 * layout->group_width - layout->data_width) *
+			   rows;
+		/* keep ore_write_full_run()'s page array within a page */
+		u64 max_run = max_t(u32, 1, PAGE_SIZE / sizeof(void *) / ptrs);
+		struct ore_striping_info si;
+		struct page **pages;
 
-		if (npar > ORE_FULL_PAR_STACK) {
-			par = kmalloc_array(npar, sizeof(*par), GFP_NOIO);
-			if (!par)
-				err = -ENOMEM;
-		}
-		for (loff = cut.full_off;
-		     !err && loff < cut.full_off + cut.full_len;
-		     loff += layout->stripe_length, nr++) {
-			struct page **pages = &ios->pages[(loff - ios->offset) /
-							  PAGE_SIZE];
-			struct ore_striping_info si;
-
-			ore_calc_stripe_info(layout, loff, &si);
-			err = ore_write_full_stripe(wbatch, &si, pages, par);
-		}
 		atomic64_add(nr, &ore_stats.full_stripes);
-		if (par != par_stack)
-			kfree(par);
+		for (loff = cut.full_off; !err && nr; nr -= run) {
+			/*
+			 * The rows of one group are consecutive up to its
+			 * depth; with one group the next depth block follows
+			 * on the same components
+			 */
+			ore_calc_stripe_info(layout, loff, &si);
+			run = layout->group_count == 1 ? nr :
+			      min_t(u64, nr, layout->group_depth - si.N);
+			run = min(run, max_run);
+			pages = &ios->pages[(loff - ios->offset) / PAGE_SIZE];
+			err = ore_write_full_run(wbatch, si.group, si.row, run,
+						 pages);
+			loff += run * layout->stripe_length;
+		}
 	}
 	if (!err && cut.tail_len)
 		err = ore_map_partial_stripe(ios, cut.tail_off, cut.tail_len);

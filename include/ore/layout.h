@@ -131,6 +131,13 @@ void ore_calc_stripe_info(const struct ore_layout *layout, u64 offset,
 u32 ore_layout_stripe_pos(const struct ore_layout *layout, u64 row, u32 col);
 
 /*
+ * ore_layout_row_pos - ore_layout_stripe_pos() of every column of stripe row
+ * @row at once: @pos[col] for col 0 .. group_width - 1 (data columns, P,
+ * Q), with one division instead of group_width.
+ */
+void ore_layout_row_pos(const struct ore_layout *layout, u64 row, u32 *pos);
+
+/*
  * ore_layout_comp - component index of group position @pos of group @group,
  * mirror @mirror.
  */

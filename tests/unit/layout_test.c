@@ -877,10 +877,15 @@ static void check_row_perm(const struct ore_layout *l, u64 row,
 			   const u32 *want)
 {
 	u32 seen[ORE_MAX_GROUP_WIDTH] = { 0 };
+	u32 all[ORE_MAX_GROUP_WIDTH];
 	u32 c, pos;
 
+	ore_layout_row_pos(l, row, all);
 	for (c = 0; c < l->group_width; c++) {
 		pos = ore_layout_stripe_pos(l, row, c);
+		if (all[c] != pos)
+			failf("%s row %" PRIu64 " col %u: row_pos says %u, stripe_pos %u",
+			      lstr(l), row, c, all[c], pos);
 		if (pos >= l->group_width) {
 			failf("%s row %" PRIu64 " col %u: position %u out of range",
 			      lstr(l), row, c, pos);
