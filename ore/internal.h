@@ -53,8 +53,6 @@ int ore_file_csum_head_set(struct file *file, const __le32 *head, bool sync);
 extern unsigned int ore_csum_inline_max;
 
 /* store.c */
-void ore_store_init(struct ore_store *store, const struct ore_store_ops *ops,
-		    const char *name);
 bool ore_store_io_start(struct ore_store_io *sio);
 void ore_store_io_done(struct ore_store_io *sio, int error);
 

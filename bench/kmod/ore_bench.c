@@ -74,12 +74,12 @@ static const struct ore_store_ops null_store_ops = {
 static struct ore_store *null_store_new(int i)
 {
 	struct null_store *ns = kzalloc(sizeof(*ns), GFP_KERNEL);
+	char name[16];
 
 	if (!ns)
 		return NULL;
-	ns->store.ops = &null_store_ops;
-	kref_init(&ns->store.kref);
-	snprintf(ns->store.name, sizeof(ns->store.name), "null%d", i);
+	snprintf(name, sizeof(name), "null%d", i);
+	ore_store_init(&ns->store, &null_store_ops, name);
 	return &ns->store;
 }
 

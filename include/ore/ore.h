@@ -170,6 +170,8 @@ struct ore_store *ore_replace_store_create(struct ore_store *primary,
 int ore_replace_store_error(struct ore_store *store);
 int ore_store_io_sync(struct ore_store *store, u64 oid, u64 offset, u64 len,
 		      struct page **pages, bool write, bool fua);
+void ore_store_init(struct ore_store *store, const struct ore_store_ops *ops,
+		    const char *name);
 void ore_store_get(struct ore_store *store);
 void ore_store_put(struct ore_store *store);
 void ore_store_set_state(struct ore_store *store, enum ore_store_state state);
