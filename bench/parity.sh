@@ -46,6 +46,9 @@ echo "== the same at su4k against the parity call over ~1 MiB of pages (the engi
 printf '%-34s %8s %10s %6s\n' "raid5 gw3 su4k vs raw 1 MiB" "$r5a" "$x21" "$(ratio "$r5a" "$x21")"
 printf '%-34s %8s %10s %6s\n' "raid6 gw8 su4k vs raw 1 MiB" "$r6a" "$p61" "$(ratio "$r6a" "$p61")"
 printf '%-34s %8s\n' "raid0 gw4 su64k (no parity)" "$r0"
+echo "== engine CPU path, 4 KiB random writes (partial stripes: reads, parity, writes), 16 in flight, null stores"
+echo "$log" | tail -n +$((mark + 1)) | sed -n 's/.*ore_bench: \(rand-[^ ]*\) \([0-9]*\) writes\/s, \([0-9]*\) ns each.*/\1 \2 \3/p' |
+	while read -r n w t; do printf '%-34s %8s writes/s %6s us each\n' "$n" "$w" "$((t / 1000))"; done
 echo "== block stores ($devs), full-stripe writes"
 printf '%-34s %8s\n' "raid0 (raw aggregate)" "$d0"
 printf '%-34s %8s %10s %6s\n' "raid5 vs raid0" "$d5" "$d0" "$(ratio "$d5" "$d0")"

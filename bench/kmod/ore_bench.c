@@ -147,6 +147,73 @@ static long bench_write(struct ore_layout *layout, struct ore_components *oc,
 	return div64_s64(total * 1000, max_t(s64, ns, 1));	/* bytes/us */
 }
 
+/*
+ * 4 KiB writes at random page offsets of the first @span bytes, @count of
+ * them, up to @depth in flight: partial stripes, their reads and finishes
+ * on null stores. Prints writes per second and the microseconds of one.
+ */
+static void bench_rand(const char *name, u32 raid, u32 gw, u32 su,
+		       struct ore_store **stores, u32 nstores, u64 span,
+		       unsigned int count, unsigned int depth)
+{
+	struct ore_layout layout = {
+		.stripe_unit = su, .group_width = gw, .group_depth = 1,
+		.group_count = 1, .mirrors_p1 = 1, .raid_algorithm = raid,
+	};
+	struct ore_components oc = {
+		.oid = 0x10001, .numdevs = nstores, .stores = stores,
+	};
+	struct page *page;
+	unsigned int i;
+	ktime_t t0;
+	s64 ns;
+	int err;
+
+	err = ore_verify_layout(nstores, &layout);
+	if (err)
+		return;
+	page = alloc_page(GFP_KERNEL);
+	if (!page)
+		return;
+	get_random_bytes(page_address(page), PAGE_SIZE);
+	run.error = 0;
+	atomic_set(&run.inflight, 1);
+	init_waitqueue_head(&run.wait);
+	t0 = ktime_get();
+	for (i = 0; i < count && !run.error; i++) {
+		u64 off = (u64)get_random_u32_below(span >> PAGE_SHIFT) <<
+			  PAGE_SHIFT;
+		struct ore_io_state *ios;
+
+		wait_event(run.wait, atomic_read(&run.inflight) <= depth);
+		err = ore_get_rw_state(&layout, &oc, false, off, PAGE_SIZE,
+				       &ios);
+		if (err)
+			break;
+		ios->pages = &page;
+		ios->nr_pages = 1;
+		ios->done = bench_done;
+		ios->private = NULL;
+		atomic_inc(&run.inflight);
+		err = ore_write(ios);
+		if (err) {
+			atomic_dec(&run.inflight);
+			ore_put_io_state(ios);
+			break;
+		}
+	}
+	atomic_dec(&run.inflight);
+	wait_event(run.wait, !atomic_read(&run.inflight));
+	ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
+	if (err || run.error)
+		pr_err("ore_bench: %s failed: %d\n", name, err ? err : run.error);
+	else
+		pr_info("ore_bench: %s %lld writes/s, %lld ns each\n", name,
+			div64_s64((s64)i * NSEC_PER_SEC, max_t(s64, ns, 1)),
+			div64_s64(ns, max_t(s64, i, 1)));
+	__free_page(page);
+}
+
 static int bench_one(const char *name, u32 raid, u32 gw, u32 su,
 		     struct ore_store **stores, u32 nstores, u64 total)
 {
@@ -316,6 +383,10 @@ static void bench_cpu(void)
 		  1024ULL << 20);
 	bench_one("cpu-raid0-gw4-su64k", ORE_RAID0, 4, 64 << 10, stores, 8,
 		  1024ULL << 20);
+	bench_rand("rand-raid5-gw4-su64k", ORE_RAID5, 4, 64 << 10, stores, 8,
+		   256ULL << 20, 20000, 16);
+	bench_rand("rand-raid6-gw6-su64k", ORE_RAID6, 6, 64 << 10, stores, 8,
+		   256ULL << 20, 20000, 16);
 out:
 	for (i = 0; i < 8; i++)
 		if (stores[i])
