@@ -369,11 +369,19 @@ static __be32 exp_proc_layoutget(struct svc_rqst *rqstp, struct inode *inode,
 		goto unavail;
 	/*
 	 * The clients' ORE does not keep the checksums of the stores (the
-	 * layout cannot say it should): with checksums they write through
-	 * the MDS. Their direct reads are not verified.
+	 * layout cannot say it should, and their NFSv3 mounts of the data
+	 * servers cannot read the heads, extended attributes): with
+	 * checksums they write through the MDS, and read through it too,
+	 * where every block is verified and a bad one rebuilt. A layout
+	 * for reads would hand them unverified bytes, bitrot included.
 	 */
+	if (sbi->csum_on) {
+		pr_info_once("exofs_pnfs: %pUb: data checksums on: no layouts, clients do their I/O through the MDS (mkfs.exofs --checksum none for pNFS)\n",
+			     &sbi->uuid);
+		goto unavail;
+	}
 	if (lgp->lg_seg.iomode == IOMODE_RW &&
-	    (sbi->degraded || sb_rdonly(inode->i_sb) || sbi->csum_on))
+	    (sbi->degraded || sb_rdonly(inode->i_sb)))
 		goto unavail;
 	if (nfsd4_set_deviceid(&devid, fhp, 0))
 		return nfserr_jukebox;
