@@ -1482,9 +1482,14 @@ static int ore_file_length(struct ore_store *store, u64 oid, u64 *len)
 	fo = ore_file_get(fs, oid, false);
 	if (IS_ERR(fo))
 		return PTR_ERR(fo);
+	/*
+	 * On a shared store (NFS) the size cached with the open file may be
+	 * older than another client's writes to the component: ask
+	 */
 	old_cred = override_creds(fs->cred);
 	err = vfs_getattr(&fo->file->f_path, &st, STATX_SIZE,
-			  AT_STATX_SYNC_AS_STAT);
+			  fs->shared ? AT_STATX_FORCE_SYNC :
+				       AT_STATX_SYNC_AS_STAT);
 	revert_creds(old_cred);
 	ore_file_obj_put(fo, false);
 	if (err) {
