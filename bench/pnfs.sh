@@ -27,7 +27,8 @@
 # (nfsd's threads; default 8, 64 with mds_stores=nfs), mds_read_size=N
 # (objlayoutdriver's: files up to N bytes are read through the MDS on the
 # pnfs side too; default the driver's, 64 KiB; 0: every file through its
-# layout), stacks (in the first
+# layout), ds=distinct (the data servers at 127.0.0.2-5, one NFS client
+# and connection each, instead of all at 127.0.0.1), stacks (in the first
 # round, sample the kernel stacks of both CPUs during each side's write:
 # bench/stacks.sh).
 . /ore/tests/lib.sh
@@ -47,6 +48,7 @@ for a in "$@"; do
 	mds_stores=nfs) MDS_NFS=1 ;;
 	threads=*) THREADS=${a#threads=} ;;
 	mds_read_size=*) READ_SIZE=${a#mds_read_size=} ;;
+	ds=distinct) PNFS_DS_DISTINCT=1 ;;
 	esac
 done
 OUT=/tmp/pnfs_bench
@@ -67,7 +69,7 @@ mds_nfs() {
 	local i so=
 	for i in 0 1 2 3; do
 		mkdir -p $H/tmp/mdsm/s$i &&
-		hostrun /sbin/mount.nfs 127.0.0.1:/tmp/ds/s$i /tmp/mdsm/s$i \
+		hostrun /sbin/mount.nfs $(pnfs_ds_ip $i):/tmp/ds/s$i /tmp/mdsm/s$i \
 			-o vers=3,proto=tcp,nolock || return 1
 		so="$so${so:+:}$H/tmp/mdsm/s$i"
 	done
@@ -95,6 +97,7 @@ setup || { echo "set-up failed"; cat /tmp/mkfs.out; dmesg | tail -n 20; exit 1; 
 BDI=/sys/class/bdi/$(awk -v m="$H$M" '$5 == m { print $3 }' /proc/self/mountinfo)/read_ahead_kb
 [ -n "$RA" ] && echo "$RA" > $BDI
 [ -n "$READ_SIZE" ] && echo "$READ_SIZE" > $CP/mds_read_size
+echo "== data servers: $(for i in 0 1 2 3; do printf '%s ' $(pnfs_ds_ip $i); done)"
 echo "== objlayoutdriver mds_read_size: $(cat $CP/mds_read_size)"
 echo "== read_ahead_kb of the mount: $(cat $BDI)"
 

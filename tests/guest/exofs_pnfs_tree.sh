@@ -7,12 +7,15 @@
 # into the client's mount. Checks: the tree (metadata and contents) is the
 # same seen from the client after it dropped its caches and seen on the MDS
 # (exofs reading its stores), the file data went through layouts, and
-# fsck.exofs (the parity of every file) is clean. Needs 4 disks; make nfsd.
+# fsck.exofs (the parity of every file) is clean. The data servers are at
+# 127.0.0.2-5 (PNFS_DS_DISTINCT), one NFS client and connection each, as
+# on machines of their own. Needs 4 disks; make nfsd.
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
+PNFS_DS_DISTINCT=1
 . /ore/tests/pnfs_lib.sh
 
-ktap_plan 11
+ktap_plan 12
 
 C=/tmp/pn
 REF=/tmp/ref/linux-source-6.12
@@ -45,6 +48,17 @@ w0=$(cat $CP/write_bytes)
 t0=$(awk '{ print int($1) }' /proc/uptime)
 check "cp -a of the tree through the client, sync" sh -c "cp -a $REF $H$C/ && sync"
 diag "copy: $(($(awk '{ print int($1) }' /proc/uptime) - t0)) s; driver writes $(cat $CP/writes), bytes $(cat $CP/write_bytes), layouts $(cat $CP/layouts), mds_fallbacks $(cat $CP/mds_fallbacks), write_redone $(cat $CP/write_redone)"
+# /proc/net/tcp: remote address (hex, little-endian) and port 0801, state
+# 01 (established)
+ds_conns() {
+	awk '$3 ~ /^0[2-5]00007F:0801$/ && $4 == "01" { print $3 }' /proc/net/tcp | sort -u
+}
+conns() {
+	[ "$(grep -c '^127.0.0.[2-5]:/tmp/ds/s[0-3] ' /proc/mounts)" = 4 ] &&
+		[ "$(ds_conns | wc -l)" = 4 ]
+}
+check "the client's data-server mounts: 4 addresses, a connection to each" conns
+diag "data-server connections: $(ds_conns | tr '\n' ' ')"
 # Files whose data is all in one partial page still go through layouts;
 # the tree's file bytes (du is in blocks, so count the sizes).
 tb=$(find $REF -type f -exec stat -c %s {} + | awk '{ s += $1 } END { print s }')

@@ -14,6 +14,14 @@ PP=/sys/module/exofs_pnfs/parameters
 CP=/sys/module/objlayoutdriver/parameters
 DSOPT=vers=3,proto=tcp,soft,timeo=20,retrans=2,nolock
 
+# The data servers' addresses: all 127.0.0.1 (one NFS client, one
+# connection for the client's four mounts), or with PNFS_DS_DISTINCT set
+# 127.0.0.2 .. (one each, as data servers on machines of their own).
+# pnfs_ds_ip I: data server I's address.
+pnfs_ds_ip() {
+	if [ -n "$PNFS_DS_DISTINCT" ]; then echo "127.0.0.$(($1 + 2))"; else echo 127.0.0.1; fi
+}
+
 # pnfs_built: are nfsd.ko, exofs_pnfs.ko and objlayoutdriver.ko packed?
 pnfs_built() {
 	[ -e /ore/nfsd/nfsd.ko ] && [ -e /ore/exofs_pnfs.ko ] &&
@@ -40,7 +48,7 @@ pnfs_data_servers() {
 	[ "$(wc -l < /tmp/devs)" = "$i" ] || return 1
 	while read -r uuid path; do
 		n=${path##*/s}
-		echo "$uuid tcp 127.0.0.1.8.1 /tmp/ds/s$n" > $PP/devices || return 1
+		echo "$uuid tcp $(pnfs_ds_ip $n).8.1 /tmp/ds/s$n" > $PP/devices || return 1
 	done < /tmp/devs
 	cat $PP/devices
 }
@@ -51,7 +59,8 @@ pnfs_data_servers() {
 # once exofs is mounted there) and the NSTORES store directories (NFSv3
 # data servers); rpc.nfsd with THREADS threads.
 pnfs_nfs_server() {
-	local n=$1 threads=$2 nomds=$3 i
+	local n=$1 threads=$2 nomds=$3 i spec=127.0.0.1
+	[ -z "$PNFS_DS_DISTINCT" ] || spec=127.0.0.0/8
 	have_host rpc.nfsd || { echo "no rpc.nfsd on the host (scripts/deps.sh)"; return 1; }
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 	mount -t tmpfs tmpfs $H/run && mount -t tmpfs tmpfs $H/var/lib/nfs &&
@@ -66,7 +75,7 @@ pnfs_nfs_server() {
 	i=0
 	while [ $i -lt "$n" ]; do
 		hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=$((i + 1)),sync \
-			"127.0.0.1:/tmp/ds/s$i" || return 1
+			"$spec:/tmp/ds/s$i" || return 1
 		i=$((i + 1))
 	done
 	hostrun rpc.mountd || return 1
@@ -83,7 +92,7 @@ pnfs_export_mds() {
 # $H/tmp/dsm/sI.
 pnfs_ds_mount() {
 	mkdir -p $H/tmp/dsm/s$1 &&
-		hostrun /sbin/mount.nfs 127.0.0.1:/tmp/ds/s$1 /tmp/dsm/s$1 -o $DSOPT
+		hostrun /sbin/mount.nfs $(pnfs_ds_ip $1):/tmp/ds/s$1 /tmp/dsm/s$1 -o $DSOPT
 }
 
 # pnfs_mount_mds MNT: the client's NFSv4.1 mount of the MDS at $H$MNT;
