@@ -558,6 +558,7 @@ int ore_start_data(struct ore_io_state *ios,
 
 void ore_ios_finish(struct ore_io_state *ios)
 {
+	ore_write_uncount(ios);
 	if (ore_priv(ios)->sync_done)
 		complete(ore_priv(ios)->sync_done);
 	else if (ios->done)

@@ -58,6 +58,7 @@ struct ore_batch;
  * @raise_made: a write of data (ore_write()): its success raises
  *	@ios->oc->made to its end
  * @reads_deferred: on the list to start its reads, not to finish
+ * @fin_counted: counted in its finish queue's in_flight until it ends
  * @failed_mask: components that failed in this I/O
  * @untried_mask: of those, components with a sub-I/O not issued because
  *	its store was failed at the time
@@ -76,6 +77,7 @@ struct ore_io_priv {
 	u64 made;
 	bool raise_made;
 	bool reads_deferred;
+	bool fin_counted;
 	unsigned long failed_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 	unsigned long untried_mask[BITS_TO_LONGS(ORE_MAX_COMPONENTS)];
 	u32 nr_comps;
@@ -140,6 +142,7 @@ int ore_map_data(struct ore_batch *batch, u64 loff, u64 len,
 int ore_map_column(struct ore_batch *batch, u32 group, u32 pos,
 		   u64 obj_off, struct page **pages, unsigned int npages);
 struct page *ore_own_page(struct ore_io_state *ios);
+void ore_write_uncount(struct ore_io_state *ios);
 int ore_own_pages(struct ore_io_state *ios, struct page **pages,
 		  unsigned int n);
 int ore_check_range(struct ore_io_state *ios, u64 *len);
