@@ -666,8 +666,9 @@ static int ore_pstripes_finish(struct ore_io_state *ios,
  * CPU, measured, split each array's writes in as many batches: more
  * notifications, fewer IOPS (docs/performance.md).
  *
- * @in_flight counts the queue's partial-stripe writes with reads, from
- * their start to their end (their member writes over, ore_ios_finish()):
+ * @in_flight counts the queue's partial-stripe writes that read (or wait
+ * for a pass), from their start to their end (their member writes over,
+ * ore_ios_finish()):
  * while there are others, a new one queues its reads for the next pass
  * instead of starting them at once, so they go out with the other writes'
  * reads and writes. (Counting them only until their finish ran left the
@@ -784,9 +785,9 @@ void ore_write_uncount(struct ore_io_state *ios)
  * ore_partial_writes_in_flight() - partial-stripe writes on the finish queues
  *
  * The sum of every finish queue's @in_flight: asynchronous partial-stripe
- * writes with reads that have not ended. 0 when no
- * write runs; a count left over would make every later write of its queue
- * wait for a pass before its reads (for tests and the unload check).
+ * writes that read or wait for a pass and have not ended. 0 when no write
+ * runs; a count left over would make every later write of its queue wait
+ * for a pass before its reads (for tests and the unload check).
  *
  * Return: the count.
  */
