@@ -103,6 +103,33 @@ static void bench_done(struct ore_io_state *ios, void *private)
 }
 
 /*
+ * Start one asynchronous write of @len bytes at @off from @pages, counted
+ * in @run.inflight until bench_done(). Returns 0 or the error of its start.
+ */
+static int bench_start_write(struct ore_layout *layout,
+			     struct ore_components *oc, u64 off, u64 len,
+			     struct page **pages)
+{
+	struct ore_io_state *ios;
+	int err;
+
+	err = ore_get_rw_state(layout, oc, false, off, len, &ios);
+	if (err)
+		return err;
+	ios->pages = pages;
+	ios->nr_pages = DIV_ROUND_UP(len, PAGE_SIZE);
+	ios->done = bench_done;
+	ios->private = NULL;
+	atomic_inc(&run.inflight);
+	err = ore_write(ios);
+	if (err) {
+		atomic_dec(&run.inflight);
+		ore_put_io_state(ios);
+	}
+	return err;
+}
+
+/*
  * Write @total bytes of whole stripes, @io bytes per I/O state (a multiple
  * of the stripe) from @pages (reused), with up to @depth I/O states in
  * flight; returns data MB/s.
@@ -120,24 +147,12 @@ static long bench_write(struct ore_layout *layout, struct ore_components *oc,
 	init_waitqueue_head(&run.wait);
 	t0 = ktime_get();
 	for (off = 0; off < total && !run.error; off += io) {
-		struct ore_io_state *ios;
 		int err;
 
 		wait_event(run.wait, atomic_read(&run.inflight) <= depth);
-		err = ore_get_rw_state(layout, oc, false, off, io, &ios);
+		err = bench_start_write(layout, oc, off, io, pages);
 		if (err)
 			return err;
-		ios->pages = pages;
-		ios->nr_pages = io / PAGE_SIZE;
-		ios->done = bench_done;
-		ios->private = NULL;
-		atomic_inc(&run.inflight);
-		err = ore_write(ios);
-		if (err) {
-			atomic_dec(&run.inflight);
-			ore_put_io_state(ios);
-			return err;
-		}
 	}
 	atomic_dec(&run.inflight);
 	wait_event(run.wait, !atomic_read(&run.inflight));
@@ -183,24 +198,11 @@ static void bench_rand(const char *name, u32 raid, u32 gw, u32 su,
 	for (i = 0; i < count && !run.error; i++) {
 		u64 off = (u64)get_random_u32_below(span >> PAGE_SHIFT) <<
 			  PAGE_SHIFT;
-		struct ore_io_state *ios;
 
 		wait_event(run.wait, atomic_read(&run.inflight) <= depth);
-		err = ore_get_rw_state(&layout, &oc, false, off, PAGE_SIZE,
-				       &ios);
+		err = bench_start_write(&layout, &oc, off, PAGE_SIZE, &page);
 		if (err)
 			break;
-		ios->pages = &page;
-		ios->nr_pages = 1;
-		ios->done = bench_done;
-		ios->private = NULL;
-		atomic_inc(&run.inflight);
-		err = ore_write(ios);
-		if (err) {
-			atomic_dec(&run.inflight);
-			ore_put_io_state(ios);
-			break;
-		}
 	}
 	atomic_dec(&run.inflight);
 	wait_event(run.wait, !atomic_read(&run.inflight));

@@ -34,11 +34,7 @@ done
 c4=/tmp/nfs4
 C4=$H$c4
 
-if ! pnfs_built; then
-	diag "nfsd.ko, exofs_pnfs.ko or objlayoutdriver.ko is not built (make nfsd)"
-	not_ok "patched nfsd.ko, exofs_pnfs.ko and objlayoutdriver.ko are built" "run make nfsd"
-	ktap_done
-fi
+pnfs_require
 exofs_load || ktap_done
 exofs_stores_ext4 4 || ktap_done
 check "mkfs.exofs --raid $RAID over 4 stores" sh -c \

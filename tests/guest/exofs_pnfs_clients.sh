@@ -18,10 +18,7 @@ ktap_plan 15
 
 NB=${NB:-256}	# 4 KiB blocks of the file: 1 MiB, 21 stripes of 48K
 
-if ! pnfs_built; then
-	not_ok "patched nfsd.ko, exofs_pnfs.ko and objlayoutdriver.ko are built" "run make nfsd"
-	ktap_done
-fi
+pnfs_require
 exofs_load || ktap_done
 exofs_stores_ext4 4 || ktap_done
 check "mkfs.exofs --raid 5 over 4 stores" sh -c \

@@ -20,11 +20,7 @@ ktap_plan 17
 c4=/tmp/nfs4
 C4=$H$c4
 
-if ! pnfs_built; then
-	diag "nfsd.ko, exofs_pnfs.ko or objlayoutdriver.ko is not built (make nfsd)"
-	not_ok "patched nfsd.ko, exofs_pnfs.ko and objlayoutdriver.ko are built" "run make nfsd"
-	ktap_done
-fi
+pnfs_require
 exofs_load || ktap_done
 exofs_stores_ext4 4 || ktap_done
 check "mkfs.exofs --raid 5 over 4 stores, default checksums" sh -c \

@@ -20,10 +20,7 @@ ktap_plan 12
 C=/tmp/pn
 REF=/tmp/ref/linux-source-6.12
 
-if ! pnfs_built; then
-	not_ok "patched nfsd.ko, exofs_pnfs.ko and objlayoutdriver.ko are built" "run make nfsd"
-	ktap_done
-fi
+pnfs_require
 reference() {
 	t=$(tree_tar) && mkdir -p /tmp/ref && tar -xf "$t" -C /tmp/ref && [ -d $REF ]
 }

@@ -28,6 +28,15 @@ pnfs_built() {
 		[ -e /ore/objlayoutdriver.ko ]
 }
 
+# pnfs_require: end the test with a failure unless pnfs_built (a guest
+# test of the client and the server needs all three).
+pnfs_require() {
+	pnfs_built && return 0
+	diag "nfsd.ko, exofs_pnfs.ko or objlayoutdriver.ko is not built (make nfsd)"
+	not_ok "patched nfsd.ko, exofs_pnfs.ko and objlayoutdriver.ko are built" "run make nfsd"
+	ktap_done
+}
+
 # pnfs_load_nfsd: nfsd's dependencies from the image's modules, then the
 # patched nfsd.ko before anything can load Debian's, then exofs_pnfs.ko.
 pnfs_load_nfsd() {
