@@ -184,6 +184,8 @@ struct objlayout_seg {
  * @node: in @lo->wb_list while a write holding a partial stripe runs
  * @nr_pstripe: entries of @pstripe
  * @pstripe: the partial parity stripes of a write (head and tail)
+ * @io_failed: a component failed (not one the layout says is missing):
+ *	the MDS should hear of it
  */
 struct ol_io {
 	struct nfs_pgio_header *hdr;
@@ -193,6 +195,7 @@ struct ol_io {
 	struct list_head node;
 	unsigned int nr_pstripe;
 	u64 pstripe[2];
+	bool io_failed;
 };
 
 static inline struct objlayout *OL(struct pnfs_layout_hdr *hdr)
@@ -464,6 +467,7 @@ static void ol_io_error(struct ore_io_state *ios, u32 comp,
 
 	if (error == -ENODEV)
 		return;	/* a component the layout says is missing: not tried */
+	io->io_failed = true;
 	atomic64_inc(&objlayout_cnt[OL_IOERRS]);
 	pr_warn_ratelimited("inode %lu: %s error %d on object 0x%llx component %u (%s), object offset %llu\n",
 			    io->hdr->inode->i_ino, write ? "write" : "read",
@@ -574,12 +578,16 @@ static void ol_read_done(struct ore_io_state *ios, void *private)
 			hdr->res.count = io->count;
 		}
 		atomic64_add(io->count, &objlayout_cnt[OL_READ_BYTES]);
-		if (ios->degraded) {
+		if (ios->degraded)
 			atomic64_inc(&objlayout_cnt[OL_DEGRADED]);
-			/* let the MDS hear of the failed component soon */
+		/*
+		 * Let the MDS hear of a failed component soon; one the layout
+		 * names missing it knows of (returning the layout for it made
+		 * every degraded read of a degraded MDS get a new one)
+		 */
+		if (io->io_failed)
 			pnfs_error_mark_layout_for_return(hdr->inode,
 							  hdr->lseg);
-		}
 	}
 	hdr->pnfs_error = err;
 	hdr->task.tk_status = err;
