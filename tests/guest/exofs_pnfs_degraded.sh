@@ -31,22 +31,11 @@ check "files written on the MDS, unmounted" files
 so=$(echo $EXOFS_STORES | awk '{ $2 = "missing"; print }' | tr ' ' ':')
 check "degraded mount with store 1 missing ($so)" exofs_mount_with "$so" degraded $E
 fail_fast
-server() {
-	pnfs_load_nfsd && pnfs_data_servers /tmp/mkfs.out && pnfs_nfs_server 4 4
-}
-check "the patched nfsd.ko and exofs_pnfs.ko load, nfsd exports exofs and the stores" server
+check "the patched nfsd.ko and exofs_pnfs.ko load, nfsd exports exofs and the stores" \
+	pnfs_server /tmp/mkfs.out 4
 fail_fast
-client() {
-	for i in 0 1 2 3; do
-		pnfs_ds_mount $i || return 1
-	done
-	insmod /ore/objlayoutdriver.ko || return 1
-	for i in 0 1 2 3; do
-		echo $H/tmp/dsm/s$i > $CP/stores || return 1
-	done
-	pnfs_mount_mds $c4
-}
-check "the client: 4 data servers, objlayoutdriver, NFSv4.1 mount of the MDS" client
+check "the client: 4 data servers, objlayoutdriver, NFSv4.1 mount of the MDS" \
+	pnfs_client $c4
 fail_fast
 
 cnt() { cat $CP/$1; }

@@ -104,6 +104,27 @@ pnfs_ds_mount() {
 		hostrun /sbin/mount.nfs $(pnfs_ds_ip $1):/tmp/ds/s$1 /tmp/dsm/s$1 -o $DSOPT
 }
 
+# pnfs_server MKFS_OUT THREADS: nfsd.ko and exofs_pnfs.ko loaded, the 4
+# stores' data-server addresses given, nfsd exporting the exofs at $E and
+# the 4 store directories.
+pnfs_server() {
+	pnfs_load_nfsd && pnfs_data_servers "$1" && pnfs_nfs_server 4 "$2"
+}
+
+# pnfs_client MNT: the client with all 4 data servers: their NFSv3 mounts,
+# objlayoutdriver.ko with them as its stores, the MDS mounted at $H$MNT.
+pnfs_client() {
+	local i
+	for i in 0 1 2 3; do
+		pnfs_ds_mount $i || return 1
+	done
+	insmod /ore/objlayoutdriver.ko || return 1
+	for i in 0 1 2 3; do
+		echo $H/tmp/dsm/s$i > $CP/stores || return 1
+	done
+	pnfs_mount_mds "$1"
+}
+
 # pnfs_mount_mds MNT: the client's NFSv4.1 mount of the MDS at $H$MNT;
 # fails unless it uses the objects layout.
 pnfs_mount_mds() {
