@@ -219,6 +219,20 @@ tree_compare() {
 }
 
 # exofs_sysdir: /sys/fs/exofs/<uuid> of the (one) mounted exofs
+# comp_file INO N C M: the backing file of component C of inode INO's
+# object on N stores with M copies (exofs_first_dev(): component C is on
+# store (oid * M + C) % N).
+comp_file() {
+	local oid=$(( 0x20000 + $1 ))
+	echo "$(echo $EXOFS_STORES | cut -d' ' -f$(( (oid * $4 + $3) % $2 + 1 )))/$(printf '%x' $oid)"
+}
+
+# flip PATH: overwrite 16 bytes at offset 100 of PATH with their complement
+flip() {
+	dd if="$1" bs=1 skip=100 count=16 2>/dev/null | tr '\000-\377' '\377-\000' |
+		dd of="$1" bs=1 seek=100 count=16 conv=notrunc 2>/dev/null && sync
+}
+
 # csum_drop FILE: the component file FILE keeps no data checksums: its side
 # file and its head (the extended attribute user.ore.csum) go. Unmounted
 # only.

@@ -52,16 +52,11 @@ check "read back by the client after dropping the caches, through the MDS" sh -c
 	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/big $C4/big && [ \$(cat $CP/read_bytes) = $r0 ]"
 diag "driver: read_bytes $r0 -> $(cnt read_bytes); exofs_pnfs unavailable $(cat $PP/unavailable), layoutgets $(cat $PP/layoutgets)"
 
-# Bitrot on a data server: 16 bytes of component 0 (its first block, on
-# store (oid % 4)) flipped under the MDS, on the store's ext4.
+# Bitrot on a data server: 16 bytes of component 0 (its first block)
+# flipped under the MDS, on the store's ext4.
 ino=$(stat -c %i $E/big)
-oid=$((0x20000 + ino))
-f=$(echo $EXOFS_STORES | cut -d' ' -f$((oid % 4 + 1)))/$(printf '%x' $oid)
+f=$(comp_file "$ino" 4 0 1)
 diag "component 0 of inode $ino is $f"
-flip() {
-	dd if="$1" bs=1 skip=100 count=16 2>/dev/null | tr '\000-\377' '\377-\000' |
-		dd of="$1" bs=1 seek=100 count=16 conv=notrunc 2>/dev/null && sync
-}
 dd if="$f" of=/tmp/orig bs=4096 count=1 2>/dev/null
 ce0=$(ecnt checksum_errors) cr0=$(ecnt checksum_repairs)
 flipped() {
