@@ -51,10 +51,15 @@ one() {
 	check "$name: fio writes region A" fio_a
 	check "$name: fail member $fail" oreblk fail $A $fail
 	check "$name: the spare is wiped" oreblk wipe $spare
+	# Slow enough that the check below sees it running even when fio is
+	# late to start (the rebuild of an idle array can end within a second);
+	# full speed again once seen.
+	echo 4096 > $SYS/sync_speed_max
 	ob_fio_b_bg $A
 	sleep 1
 	check "$name: add $spare while fio writes region B" oreblk add $A $spare
 	check "$name: recovery runs (sync_action recover, member rebuilding)" recovering $fail
+	echo 0 > $SYS/sync_speed_max
 	ob_fio_b_wait "$name: every write of region B during the rebuild acknowledged and verified"
 	check "$name: recovery finishes" wait_idle
 	check "$name: member $fail active, array not degraded" member_in_sync $fail $spare
