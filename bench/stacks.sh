@@ -8,7 +8,7 @@
 # ran the trigger (its stack holds sysrq) is left out; idle CPUs count.
 # The traces go to $OUT/stacks.NAME; the kernel log before them goes to
 # the output (the harness checks it for warnings), the traces do not
-# (each is a "Call Trace"). Call `dmesg -n 1` once first, so that the
+# (each is a "Call Trace"; STACKS_RAW=1 prints them renamed). Call `dmesg -n 1` once first, so that the
 # traces stay off the serial console.
 stacks_sample() {
 	local name=$1 max=$2 n=0
@@ -20,6 +20,8 @@ stacks_sample() {
 		n=$((n + 1))
 	done
 	dmesg -c > $OUT/stacks.$name
+	# STACKS_RAW=1: the traces themselves too, each line after "raw: "
+	[ -n "$STACKS_RAW" ] && sed -e 's/^/raw: /' -e 's/Call Trace/trace/' $OUT/stacks.$name
 	awk -v name="$name" '
 	/NMI backtrace for cpu/ { inb = 1; rip = ""; nf = 0; sys = 0; next }
 	inb && /RIP: 0010:/ && rip == "" { rip = $0; sub(/.*RIP: 0010:/, "", rip); sub(/\+.*/, "", rip) }

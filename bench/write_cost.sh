@@ -14,12 +14,14 @@
 # Options (--args a,b): level=5|6 (6: RAID6 over 6), qd=N+M (default 16+1),
 # arrays=default+nocsum+resync (oreblk arrays to run, one after the other:
 # its defaults, --checksums none, --consistency-policy resync; default:
-# default), defer=1 (only ore.defer_reads=1),
+# default), defer=1 (only ore.defer_reads=1), param=NAME (the ORE
+# parameter that ob1 and ob0 set, 1 and 0, instead of defer_reads),
 # rounds=N (default 2), runtime=SEC (measured seconds per job, default 10,
 # after 3 s of warm-up), stacks (then sample the kernel stacks of both CPUs
 # with sysrq-l every 50 ms for 8 s during one more oreblk and md job each,
 # and print the functions by share of samples, self and inclusive: a
-# profile that does not depend on perf's sampling, which TCG distorts).
+# profile that does not depend on perf's sampling, which TCG distorts;
+# rawstacks: the same and every sampled trace printed).
 #
 # Counting: /proc/stat (busy = all but idle and iowait, over both vCPUs;
 # fio%: the fio processes' own CPU time, 100 = one vCPU),
@@ -31,7 +33,7 @@
 . /ore/tests/lib.sh
 . /ore/bench/stacks.sh
 
-LEVEL=5 QDS="16 1" ROUNDS=2 RT=10 STACKS= ARRAYS=default DEFERS="1 0"
+LEVEL=5 QDS="16 1" ROUNDS=2 RT=10 STACKS= ARRAYS=default DEFERS="1 0" PARAM=defer_reads
 shift	# the stage
 for a in "$@"; do
 	case $a in
@@ -40,8 +42,10 @@ for a in "$@"; do
 	rounds=*) ROUNDS=${a#rounds=} ;;
 	runtime=*) RT=${a#runtime=} ;;
 	stacks) STACKS=1 ;;
+	rawstacks) STACKS=1 STACKS_RAW=1 ;;
 	arrays=*) ARRAYS=$(echo "${a#arrays=}" | tr + ' ') ;;
 	defer=1) DEFERS=1 ;;
+	param=*) PARAM=${a#param=} ;;
 	esac
 done
 case $LEVEL in
@@ -55,6 +59,7 @@ DEVS=$(for d in a b c d e f; do echo /dev/vd$d; done | head -n $N | tr '\n' ' ')
 OUT=/tmp/write_cost
 mkdir -p $OUT
 insmod /ore/ore.ko && insmod /ore/oreblk.ko || exit 1
+param0=$(cat /sys/module/ore/parameters/$PARAM) || exit 1
 dmesg -n 1	# sysrq-l's traces stay off the serial console
 
 echo "== prefill: the first 600 MiB of every member written with zeros"
@@ -159,13 +164,13 @@ for cfg in $ARRAYS; do
 			order=$DEFERS
 			[ $((r % 2)) -eq 0 ] && order=$(echo $DEFERS | tr ' ' '\n' | tac | tr '\n' ' ')
 			for d in $order; do
-				echo $d > /sys/module/ore/parameters/defer_reads
+				echo $d > /sys/module/ore/parameters/$PARAM
 				job "ob$d$sfx.qd$qd" /dev/oreblk0 "$qd"
 			done
 		done
 		r=$((r + 1))
 	done
-	echo 1 > /sys/module/ore/parameters/defer_reads
+	echo "$param0" > /sys/module/ore/parameters/$PARAM
 	[ -n "$STACKS" ] && [ "$cfg" = default ] && stacks oreblk /dev/oreblk0
 	oreblk stop /dev/oreblk0 || exit 1
 	oreblk wipe $DEVS
@@ -184,7 +189,7 @@ hostrun mdadm --stop /dev/md0 >/dev/null
 hostrun mdadm --zero-superblock $DEVS
 
 echo
-echo "== RAID$LEVEL over $N, 4 KiB random writes: per array write (mean of $ROUNDS rounds; ob1: ore.defer_reads=1, the default)"
+echo "== RAID$LEVEL over $N, 4 KiB random writes: per array write (mean of $ROUNDS rounds; ob1: ore.$PARAM=1, ob0: =0)"
 printf '%-16s %7s %7s %6s %6s %6s %6s %7s %6s %5s %6s %6s\n' run IOPS "CPU us" reads writes kicks irqs passes busy% fio% queue ms
 for qd in $QDS; do
 	for name in ob1 ob0 ob1nocsum ob0nocsum ob1resync ob0resync md; do
