@@ -28,7 +28,10 @@
 # (objlayoutdriver's: files up to N bytes are read through the MDS on the
 # pnfs side too; default the driver's, 64 KiB; 0: every file through its
 # layout), ds=distinct (the data servers at 127.0.0.2-5, one NFS client
-# and connection each, instead of all at 127.0.0.1), stacks (in the first
+# and connection each, instead of all at 127.0.0.1), unrecorded (a third
+# side, "pnfs0": the layout path with exofs_pnfs's record_layouts off, RW
+# layouts out of the intent record, to measure what recording them
+# costs), stacks (in the first
 # round, sample the kernel stacks of both CPUs during each side's write:
 # bench/stacks.sh).
 . /ore/tests/lib.sh
@@ -49,6 +52,7 @@ for a in "$@"; do
 	threads=*) THREADS=${a#threads=} ;;
 	mds_read_size=*) READ_SIZE=${a#mds_read_size=} ;;
 	ds=distinct) PNFS_DS_DISTINCT=1 ;;
+	unrecorded) UNREC=1 ;;
 	esac
 done
 OUT=/tmp/pnfs_bench
@@ -171,10 +175,11 @@ small_verify() {
 	[ $bad = 0 ] || echo "   $1: $bad of $FILES small files differ from what was written"
 }
 
-# run SIDE: the four jobs on SIDE (pnfs or mds), appended to $OUT/SIDE
+# run SIDE: the four jobs on SIDE (pnfs, pnfs0 or mds), appended to $OUT/SIDE
 run() {
 	local side=$1 w r s wb
 	echo $([ "$side" = mds ] && echo 1 || echo 0) > $CP/mds_only
+	echo $([ "$side" = pnfs0 ] && echo 0 || echo 1) > $PP/record_layouts
 	rm -f $H$M/big; drop
 	w=$(fio_mbs write $([ -n "$STACKS" ] && [ "$RND" = 1 ] && echo "$side"))
 	wb=$(cat $OUT/busy)
@@ -213,7 +218,9 @@ echo "== pnfs (client RAID5 over 4 data servers) against mds (NFSv4.1 through th
 RND=1
 while [ $RND -le "$ROUNDS" ]; do
 	echo "-- round $RND"
-	if [ $((RND % 2)) = 1 ]; then run pnfs; run mds; else run mds; run pnfs; fi
+	if [ -n "$UNREC" ]; then
+		if [ $((RND % 2)) = 1 ]; then run pnfs; run pnfs0; run mds; else run mds; run pnfs0; run pnfs; fi
+	elif [ $((RND % 2)) = 1 ]; then run pnfs; run mds; else run mds; run pnfs; fi
 	RND=$((RND + 1))
 done
 
@@ -223,15 +230,26 @@ stat() {
 	     END { printf "%.2f %.2f", s / NR, hi - lo }' $1
 }
 echo
+# table A B: the four jobs, side A against side B (ratio A/B, > 1: A ahead)
+table() {
+	local a=$1 b=$2 j p m ratio
+
+	printf '%-22s %16s %16s %8s\n' job "$a" "$b" ratio
+	for j in "1 seqwrite_MB/s up" "2 seqread_MB/s up" "3 small_write+sync_s down" "4 small_read_s down"; do
+		set -- $j
+		p=$(stat $OUT/$a $1) m=$(stat $OUT/$b $1)
+		ratio=$(echo "$p $m" | awk -v dir=$3 '{ if (dir == "up") printf "%.2f", ($3 ? $1 / $3 : 0); else printf "%.2f", ($1 ? $3 / $1 : 0) }')
+		printf '%-22s %16s %16s %8s\n' "$2" "$(echo $p | awk '{ printf "%s +-%s", $1, $2 }')" \
+			"$(echo $m | awk '{ printf "%s +-%s", $1, $2 }')" "$ratio"
+	done
+}
 echo "== summary (mean, spread over $ROUNDS rounds; ratio pnfs/mds, > 1 is pnfs ahead)"
-printf '%-22s %16s %16s %8s\n' job pnfs mds ratio
-for j in "1 seqwrite_MB/s up" "2 seqread_MB/s up" "3 small_write+sync_s down" "4 small_read_s down"; do
-	set -- $j
-	p=$(stat $OUT/pnfs $1) m=$(stat $OUT/mds $1)
-	ratio=$(echo "$p $m" | awk -v dir=$3 '{ if (dir == "up") printf "%.2f", ($3 ? $1 / $3 : 0); else printf "%.2f", ($1 ? $3 / $1 : 0) }')
-	printf '%-22s %16s %16s %8s\n' "$2" "$(echo $p | awk '{ printf "%s +-%s", $1, $2 }')" \
-		"$(echo $m | awk '{ printf "%s +-%s", $1, $2 }')" "$ratio"
-done
+table pnfs mds
+if [ -n "$UNREC" ]; then
+	echo "== RW layouts in the intent record: pnfs (recorded) against pnfs0 (not); ratio pnfs/pnfs0, < 1 is the cost"
+	table pnfs pnfs0
+fi
+echo 1 > $PP/record_layouts
 echo 0 > $CP/mds_only
 umount $H$M
 [ -z "$BAD" ] || { echo "== small files read back wrong: the figures are not of right data"; exit 1; }

@@ -384,6 +384,8 @@ struct exofs_i_info {
 	bool wb_excl;
 	u64 made_rec;
 	struct list_head made_node;	/* under exofs_sb_info.made_lock */
+	u64 pin_first;			/* under the inode lock: the regions */
+	u32 pin_count;			/* a pNFS RW layout holds (export.c) */
 	u8 i_data[EXOFS_INLINE_SIZE];
 	struct inode vfs_inode;
 };
@@ -426,6 +428,9 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 /* export.c */
 extern const struct export_operations exofs_export_ops;
 int exofs_pnfs_layout_prepare(struct inode *inode);
+int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 *start,
+			  u64 *end);
+void exofs_pnfs_layout_unpin(struct inode *inode, u64 start, u64 len);
 int exofs_pnfs_layout_commit(struct inode *inode, loff_t new_size,
 			     struct timespec64 mtime);
 
@@ -546,6 +551,10 @@ int exofs_intent_begin_sync(struct exofs_sb_info *sbi, u64 oid, u64 offset,
 			    u64 len, struct exofs_intent_wait *w);
 void exofs_intent_end(struct exofs_sb_info *sbi, struct exofs_intent_wait *w);
 ssize_t exofs_intent_show(struct exofs_sb_info *sbi, char *buf);
+u64 exofs_intent_region_bytes(struct exofs_sb_info *sbi);
+int exofs_intent_pin(struct exofs_sb_info *sbi, u64 oid, u64 first, u32 count);
+void exofs_intent_unpin(struct exofs_sb_info *sbi, u64 oid, u64 first,
+			u32 count);
 
 /* sysfs.c */
 int exofs_sysfs_init(void);

@@ -175,6 +175,117 @@ int exofs_pnfs_layout_prepare(struct inode *inode)
 }
 EXPORT_SYMBOL_GPL(exofs_pnfs_layout_prepare);
 
+/* Regions of the intent record one file's RW layout may hold. */
+#define EXOFS_PNFS_PIN_MAX	256
+
+/**
+ * exofs_pnfs_layout_pin - the range of a RW layout, in the intent record
+ * @inode: a regular file
+ * @offset: where the client asks for a layout
+ * @start: out: the first byte of the layout's range
+ * @end: out: the byte after it (U64_MAX: the whole file)
+ *
+ * A layout's holder writes the stores without the MDS, so its writes are
+ * not in the intent record unless the layout's regions are: they are put
+ * there (exofs_intent_pin()) before the layout is handed out and kept
+ * until it is returned (exofs_pnfs_layout_unpin()); a crash of the MDS
+ * meanwhile has the next mount repair them, a client that never returns
+ * its layout leaves them in the record until the next mount repairs
+ * them. The layout covers the regions held: those of the file's earlier
+ * layout grown to @offset's region and as many regions again past it
+ * (1, 2, 4, ...: a stream asks for a layout a logarithmic number of
+ * times), at most EXOFS_PNFS_PIN_MAX. Without a record (consistency
+ * policy none, or nothing redundant) the layout is the whole file.
+ *
+ * Return: 0, -ENOSPC (the layout would hold too many regions: no layout,
+ * the client writes through the MDS), or the error of the record write.
+ */
+int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 *start,
+			  u64 *end)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	u64 rb = exofs_intent_region_bytes(sbi);
+	u64 r, lo, hi, nlo, nhi;
+	int err = 0;
+
+	*start = 0;
+	*end = U64_MAX;
+	if (!rb)
+		return 0;
+	r = div64_u64(offset, rb);
+	inode_lock(inode);
+	lo = oi->pin_first;
+	hi = lo + oi->pin_count;
+	if (oi->pin_count && r >= lo && r < hi)
+		goto out;
+	nlo = oi->pin_count ? min(lo, r) : r;
+	nhi = max(hi, r + max_t(u64, oi->pin_count, 1));
+	if (nhi - nlo > EXOFS_PNFS_PIN_MAX) {
+		err = -ENOSPC;
+		goto out;
+	}
+	if (!oi->pin_count) {
+		err = exofs_intent_pin(sbi, oi->oc.oid, nlo, nhi - nlo);
+	} else {
+		if (nlo < lo)
+			err = exofs_intent_pin(sbi, oi->oc.oid, nlo, lo - nlo);
+		if (!err && nhi > hi) {
+			err = exofs_intent_pin(sbi, oi->oc.oid, hi, nhi - hi);
+			if (err && nlo < lo)
+				exofs_intent_unpin(sbi, oi->oc.oid, nlo,
+						   lo - nlo);
+		}
+	}
+	if (!err) {
+		oi->pin_first = nlo;
+		oi->pin_count = nhi - nlo;
+	}
+out:
+	if (!err) {
+		*start = oi->pin_first * rb;
+		*end = (oi->pin_first + oi->pin_count) * rb;
+	}
+	inode_unlock(inode);
+	if (err)
+		pr_warn_ratelimited("%s: inode %lu: no RW layout at offset %llu: its regions cannot be recorded: %d\n",
+				    inode->i_sb->s_id, inode->i_ino, offset,
+				    err);
+	return err;
+}
+EXPORT_SYMBOL_GPL(exofs_pnfs_layout_pin);
+
+/**
+ * exofs_pnfs_layout_unpin - a RW layout came back (LAYOUTRETURN)
+ * @inode: a regular file
+ * @start: the first byte returned
+ * @len: bytes returned (U64_MAX: to the end)
+ *
+ * When the range returned covers every region the file's layouts hold,
+ * they leave the intent record at a clear pass (the holder's writes are
+ * done: it returns a layout after its last write). A part returned keeps
+ * them.
+ */
+void exofs_pnfs_layout_unpin(struct inode *inode, u64 start, u64 len)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	u64 rb = exofs_intent_region_bytes(sbi);
+
+	if (!rb)
+		return;
+	inode_lock(inode);
+	if (oi->pin_count && start <= oi->pin_first * rb &&
+	    (len == U64_MAX || start + len >=
+	     (oi->pin_first + oi->pin_count) * rb)) {
+		exofs_intent_unpin(sbi, oi->oc.oid, oi->pin_first,
+				   oi->pin_count);
+		oi->pin_count = 0;
+	}
+	inode_unlock(inode);
+}
+EXPORT_SYMBOL_GPL(exofs_pnfs_layout_unpin);
+
 /**
  * exofs_pnfs_layout_commit - LAYOUTCOMMIT: what a layout's holder wrote
  * @inode: a regular file

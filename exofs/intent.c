@@ -87,6 +87,8 @@ struct exofs_intent_region {
  * @records: record writes so far
  * @cleared: regions taken out by the clear passes
  * @recovered: regions repaired by the mount
+ * @pinned: regions held by pNFS layouts (exofs_intent_pin()), counted
+ *	once per pin
  */
 struct exofs_intent {
 	struct exofs_sb_info *sbi;
@@ -110,6 +112,7 @@ struct exofs_intent {
 	atomic64_t records;
 	atomic64_t cleared;
 	u64 recovered;
+	u32 pinned;
 };
 
 static u32 exofs_intent_hash(u64 oid, u64 region)
@@ -535,6 +538,141 @@ void exofs_intent_end(struct exofs_sb_info *sbi, struct exofs_intent_wait *w)
 			atomic_dec(&w->reg[i]->inflight);
 		w->reg[i] = NULL;
 	}
+}
+
+/**
+ * exofs_intent_region_bytes - the bytes of one region of the record
+ * @sbi: the filesystem
+ *
+ * Return: the region size, or 0 when the filesystem keeps no record.
+ */
+u64 exofs_intent_region_bytes(struct exofs_sb_info *sbi)
+{
+	return sbi->intent ? sbi->intent->region : 0;
+}
+
+/**
+ * exofs_intent_pin - keep regions of an object in the record for a writer
+ *	the MDS does not see (a pNFS client's layout)
+ * @sbi: the filesystem
+ * @oid: the striped object
+ * @first: its first region
+ * @count: regions, > 0
+ *
+ * Adds regions [@first, @first + @count) as if a write of each were in
+ * flight, so the clear pass leaves them, and waits until the record that
+ * names them is on disk: a crash from then on has the next mount repair
+ * them. exofs_intent_unpin() lets them go. Pins take at most half of the
+ * record (the MDS's own writes keep the other half). Process context.
+ *
+ * Return: 0, -ENOSPC when the pins would take more than half the record,
+ * -EROFS when the record is stopped, -ENOMEM, or the error of the record
+ * write (then nothing stays pinned).
+ */
+int exofs_intent_pin(struct exofs_sb_info *sbi, u64 oid, u64 first, u32 count)
+{
+	struct exofs_intent *in = sbi->intent;
+	struct exofs_intent_region **spare;
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct exofs_intent_wait w = {
+		.fn = exofs_intent_sync_done,
+		.done = &done,
+	};
+	bool queued = false;
+	int err = 0;
+	u32 i;
+
+	if (!in)
+		return 0;
+	if (!count || count > EXOFS_INTENT_MAX / 2)
+		return -ENOSPC;
+	spare = kcalloc(count, sizeof(*spare), GFP_KERNEL);
+	if (!spare)
+		return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		spare[i] = kmalloc(sizeof(*spare[i]), GFP_KERNEL);
+		if (!spare[i]) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	INIT_LIST_HEAD(&w.node);
+	mutex_lock(&in->lock);
+	while (!in->stopped && in->pinned + count <= EXOFS_INTENT_MAX / 2 &&
+	       in->nr + count > EXOFS_INTENT_MAX) {
+		in->full = true;
+		mod_delayed_work(in->wq, &in->work, 0);
+		mutex_unlock(&in->lock);
+		wait_event(in->room, !READ_ONCE(in->full) ||
+			   READ_ONCE(in->stopped));
+		mutex_lock(&in->lock);
+	}
+	if (in->stopped || in->pinned + count > EXOFS_INTENT_MAX / 2) {
+		err = in->stopped ? -EROFS : -ENOSPC;
+		mutex_unlock(&in->lock);
+		goto out;
+	}
+	for (i = 0; i < count; i++) {
+		struct exofs_intent_region *r;
+
+		r = exofs_intent_add(in, oid, first + i, &spare[i]);
+		atomic_inc(&r->inflight);
+		r->pass = in->pass;
+		w.need = max(w.need, r->gen);
+	}
+	in->pinned += count;
+	if (w.need > in->done) {
+		list_add_tail(&w.node, &in->waiters);
+		queued = true;
+		mod_delayed_work(in->wq, &in->work, 0);
+	}
+	mutex_unlock(&in->lock);
+	if (queued)
+		wait_for_completion(&done);
+	err = w.err;
+	if (err)
+		exofs_intent_unpin(sbi, oid, first, count);
+out:
+	for (i = 0; i < count; i++)
+		kfree(spare[i]);
+	kfree(spare);
+	return err;
+}
+
+/**
+ * exofs_intent_unpin - let go regions exofs_intent_pin() kept
+ * @sbi: the filesystem
+ * @oid: the object
+ * @first: its first region
+ * @count: regions, as given to exofs_intent_pin()
+ *
+ * They leave the record at the second clear pass from now (the client's
+ * writes are stable on the stores; the pass flushes them anyway).
+ * Process context.
+ */
+void exofs_intent_unpin(struct exofs_sb_info *sbi, u64 oid, u64 first,
+			u32 count)
+{
+	struct exofs_intent *in = sbi->intent;
+	u32 i;
+
+	if (!in)
+		return;
+	mutex_lock(&in->lock);
+	for (i = 0; i < count; i++) {
+		struct exofs_intent_region *r;
+
+		r = exofs_intent_find(in, oid, first + i);
+		if (WARN_ON_ONCE(!r || !atomic_read(&r->inflight)))
+			continue;
+		atomic_dec(&r->inflight);
+		r->pass = in->pass;
+	}
+	in->pinned -= min(in->pinned, count);
+	if (in->nr)
+		mod_delayed_work(in->wq, &in->work,
+				 max_t(long, in->next_clear - jiffies, 1));
+	mutex_unlock(&in->lock);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1142,8 +1280,8 @@ void exofs_intent_stop(struct exofs_sb_info *sbi)
 	in->gen++;
 	mutex_unlock(&in->lock);
 	if (busy)
-		pr_warn("%s: %u regions still had writes at the stop: kept in the intent record\n",
-			sbi->sb->s_id, busy);
+		pr_warn("%s: %u regions still had writes at the stop (%u held by pNFS layouts never returned): kept in the intent record, repaired at the next mount\n",
+			sbi->sb->s_id, busy, in->pinned);
 	exofs_intent_write(in);
 }
 
@@ -1175,7 +1313,7 @@ void exofs_intent_free(struct exofs_sb_info *sbi)
 ssize_t exofs_intent_show(struct exofs_sb_info *sbi, char *buf)
 {
 	struct exofs_intent *in = sbi->intent;
-	u32 nr;
+	u32 nr, pinned;
 
 	if (!in)
 		return sysfs_emit(buf, "policy %s\n",
@@ -1183,9 +1321,10 @@ ssize_t exofs_intent_show(struct exofs_sb_info *sbi, char *buf)
 				  "none");
 	mutex_lock(&in->lock);
 	nr = in->nr;
+	pinned = in->pinned;
 	mutex_unlock(&in->lock);
 	return sysfs_emit(buf,
-			  "policy intent regions %u region_bytes %llu records %lld cleared %lld recovered %llu\n",
+			  "policy intent regions %u region_bytes %llu records %lld cleared %lld recovered %llu pinned %u\n",
 			  nr, in->region, atomic64_read(&in->records),
-			  atomic64_read(&in->cleared), in->recovered);
+			  atomic64_read(&in->cleared), in->recovered, pinned);
 }

@@ -492,6 +492,8 @@ static struct inode *exofs_alloc_inode(struct super_block *sb)
 	oi->wb_nr = 0;
 	oi->wb_excl = false;
 	oi->made_rec = 0;
+	oi->pin_first = 0;
+	oi->pin_count = 0;
 	memset(&oi->i_crtime, 0, sizeof(oi->i_crtime));
 	inode_set_iversion(&oi->vfs_inode, 1);
 	return &oi->vfs_inode;

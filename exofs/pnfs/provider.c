@@ -7,11 +7,14 @@
  *
  * An exofs export with the pnfs option advertises layout type 2. Then:
  *
- * LAYOUTGET: the whole file (offset 0, length all), the ORE data map of
- *	the filesystem and every component: store (first_dev + c) % N, the
- *	file's object id, PNFS_OSD_MISSING for a store out of service. The
- *	dirty pages are written back and the page cache dropped first. A RW
- *	layout of a degraded (read-only) filesystem, or of one whose stores
+ * LAYOUTGET: the ORE data map of the filesystem and every component:
+ *	store (first_dev + c) % N, the file's object id, PNFS_OSD_MISSING for
+ *	a store out of service. The dirty pages are written back and the
+ *	page cache dropped first. A read layout is the whole file; a RW
+ *	layout, on a filesystem with an intent record, the regions the file
+ *	holds in the record for it (exofs_pnfs_layout_pin(): the write hole),
+ *	else the whole file. A RW layout of a degraded (read-only)
+ *	filesystem, a layout of a checksummed one, or of one whose stores
  *	have no data-server address yet, is unavailable: the client does its
  *	I/O through the MDS.
  * GETDEVICEINFO: the device address of one store, from the table in
@@ -20,8 +23,9 @@
  *	oda_systemid.
  * LAYOUTCOMMIT: size and mtime (exofs_pnfs_layout_commit()), olu_ioerr_flag
  *	counted.
- * LAYOUTRETURN: the per-component I/O errors of lrf_body, each logged and
- *	counted.
+ * LAYOUTRETURN: the regions of the file's RW layouts leave the intent
+ *	record (exofs_pnfs_layout_unpin()); the per-component I/O errors of
+ *	lrf_body, each logged and counted.
  *
  * Device ids (deviceid4, 16 bytes): nfsd finds the export of a
  * GETDEVICEINFO by the first 8 bytes (its fsid_idx, nfsd4_set_deviceid()),
@@ -207,6 +211,11 @@ static const struct kernel_param_ops exp_devs_ops = {
 module_param_cb(devices, &exp_devs_ops, NULL, 0644);
 MODULE_PARM_DESC(devices,
 		 "data servers: write 'STORE-UUID NETID UADDR PATH', '-STORE-UUID' or 'clear'");
+
+/* RW layouts in the intent record; 0 only to measure what it costs */
+static bool exp_record_layouts = true;
+module_param_named(record_layouts, exp_record_layouts, bool, 0644);
+MODULE_PARM_DESC(record_layouts, "RW layouts hold their regions in the intent record (default 1; 0 leaves the clients' writes out of it: the write hole open for them)");
 
 /* ------------------------------------------------------------ helpers */
 
@@ -401,8 +410,23 @@ static __be32 exp_proc_layoutget(struct svc_rqst *rqstp, struct inode *inode,
 		nfserr = nfserr_io;
 		goto out;
 	}
-	lgp->lg_seg.offset = 0;
-	lgp->lg_seg.length = NFS4_MAX_UINT64;
+	if (lgp->lg_seg.iomode == IOMODE_RW && READ_ONCE(exp_record_layouts)) {
+		u64 start, end;
+
+		/*
+		 * The write hole: the regions of the layout (around the
+		 * offset asked for) go into the intent record first
+		 */
+		if (exofs_pnfs_layout_pin(inode, lgp->lg_seg.offset, &start,
+					  &end))
+			goto unavail;
+		lgp->lg_seg.offset = start;
+		lgp->lg_seg.length = end == U64_MAX ? NFS4_MAX_UINT64 :
+				     end - start;
+	} else {
+		lgp->lg_seg.offset = 0;
+		lgp->lg_seg.length = NFS4_MAX_UINT64;
+	}
 	lgp->lg_content = body;
 	body = NULL;
 	atomic64_inc(&exp_cnt[EXP_LAYOUTGET]);
@@ -589,6 +613,9 @@ static void exp_proc_layoutreturn(struct inode *inode, struct svc_rqst *rqstp,
 	int ret;
 
 	atomic64_inc(&exp_cnt[EXP_RETURN]);
+	if (lrp->lr_seg.iomode != IOMODE_READ)
+		exofs_pnfs_layout_unpin(inode, lrp->lr_seg.offset,
+					lrp->lr_seg.length);
 	if (!lrp->lrf_body_len)
 		return;
 	ret = pnfs_osd_xdr_decode_layoutreturn(lrp->lrf_body, lrp->lrf_body_len,

@@ -100,11 +100,13 @@ check "the selftest refuses a file that is not on exofs" sh -c "! echo /tmp/big 
 # big, gets its layout (decoded with pnfs/objlayout_xdr.c) and component
 # 0's device address, tries to unload exofs_pnfs while it holds the layout
 # (must fail: nfsd holds the module), commits a last write at 3000000 with
-# olu_ioerr_flag, returns the layout with two error reports.
+# olu_ioerr_flag, returns the layout with two error reports. Its RW layout
+# is the first region of the intent record (exofs_pnfs_layout_pin()).
+rlen=$(printf '0x%x' "$(sed -n 's/.* region_bytes \([0-9]*\).*/\1/p' /sys/fs/exofs/*/intent)")
 held='[ $(cat /sys/module/exofs_pnfs/refcnt) -gt 0 ] && ! rmmod exofs_pnfs 2>/dev/null'
 check "LAYOUTGET, GETDEVICEINFO, LAYOUTCOMMIT, LAYOUTRETURN over the wire (pnfs_probe)" sh -c "
 	pnfs_probe -c 3000000 -x '$held' 127.0.0.1 big > /tmp/probe.out 2>&1; rc=\$?; cat /tmp/probe.out; [ \$rc = 0 ] &&
-	grep -q '^layoutget: iomode 2 offset 0 length 0xffffffffffffffff .*raid 3 stripe_unit 16384 group_width 0 depth 0 mirrors 0 comps 4' /tmp/probe.out &&
+	grep -q '^layoutget: iomode 2 offset 0 length $rlen .*raid 3 stripe_unit 16384 group_width 0 depth 0 mirrors 0 comps 4' /tmp/probe.out &&
 	grep -q '^getdeviceinfo: .*target type 1 netid tcp uaddr 127.0.0.1.8.1 osdname /stores/s[0-3] systemid 32 bytes' /tmp/probe.out &&
 	grep -q \"^while held: .* exit 0\" /tmp/probe.out &&
 	grep -q '^layoutcommit: new size 3000001' /tmp/probe.out && grep -q '^layoutreturn: ok' /tmp/probe.out &&

@@ -1,0 +1,114 @@
+#!/bin/sh
+# The write hole and pNFS clients (issues 12 and 13): a client's writes
+# through a RW layout reach the stores without the MDS, so the MDS puts
+# the layout's regions into the intent record before it hands the layout
+# out and keeps them there until the layout comes back; a crash of the MDS
+# meanwhile has the next mount repair their parity. Checks, exofs RAID5
+# over 4 ext4 stores (--checksum none: layouts are handed out), the
+# write-intent record at its default: a file the client holds open after
+# writing it through its layout has its regions in the record (sysfs and
+# the record on the stores, read by fsck.exofs -v) after more than two
+# clear passes, which take out the regions of the MDS's own writes after
+# 5-10 s idle; they leave the record once the client closes the file (its
+# layout returned); a 24 MiB stream asks for layouts over growing ranges
+# (1, 2, 4, 8 regions) and reads back right through the MDS; with
+# exofs_pnfs's record_layouts off a held file's region leaves the record
+# (the hole the checks catch); fsck.exofs clean at the end. Same set-up as exofs_pnfs_client.sh; make nfsd first.
+. /ore/tests/lib.sh
+. /ore/tests/exofs_lib.sh
+
+ktap_plan 18
+
+. /ore/tests/pnfs_lib.sh
+c4=/tmp/nfs4
+C4=$H$c4
+
+pnfs_require
+exofs_load || ktap_done
+exofs_stores_ext4 4 || ktap_done
+check "mkfs.exofs --raid 5 over 4 stores, --checksum none, the intent record" sh -c \
+	"mkfs.exofs -f --raid 5 --stripe-unit 16K --checksum none -L pnfsint $EXOFS_STORES > /tmp/mkfs.out 2>&1"
+sed 's/^/# /' /tmp/mkfs.out
+check "mount exofs" exofs_mount "" $E
+intent() { cat "$(exofs_sysdir)/intent"; }
+check "consistency policy intent" sh -c "grep -q '^policy intent ' $(exofs_sysdir)/intent"
+fail_fast
+check "the patched nfsd.ko and exofs_pnfs.ko load, nfsd exports exofs and the stores" \
+	pnfs_server /tmp/mkfs.out 4
+fail_fast
+check "the client: 4 data servers, objlayoutdriver, NFSv4.1 mount of the MDS" \
+	pnfs_client $c4
+fail_fast
+
+cnt() { cat $CP/$1; }
+field() { intent | sed -n "s/.* $1 \([0-9]*\).*/\1/p"; }
+# regions named by the record on the stores (the newest of each store's)
+disk_regions() {
+	fsck.exofs -v $EXOFS_STORES 2>/dev/null |
+		sed -n 's/.*intent record [0-9]* names \([0-9]*\) regions.*/\1/p' | sort -n | tail -n 1
+}
+
+# the MDS's own writes first: their regions leave the record 5-10 s idle
+sleep 11
+diag "before: $(intent)"
+dd if=/dev/urandom of=/tmp/big bs=64k count=40 2>/dev/null	# 2.5 MiB
+w0=$(cnt write_bytes) g0=$(cat $PP/layoutgets)
+# The client writes the file and keeps it open: its layout stays out.
+sh -c "exec 3> $C4/held; cat /tmp/big >&3; sync; touch /tmp/held.written; sleep 40" &
+holder=$!
+n=0
+while [ ! -e /tmp/held.written ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+check "the client wrote the held file through its layout" sh -c "
+	[ -e /tmp/held.written ] && [ \$(cat $CP/write_bytes) -gt $w0 ]"
+diag "driver write_bytes $w0 -> $(cnt write_bytes); layoutgets $g0 -> $(cat $PP/layoutgets); $(intent)"
+pinned() { [ "$(field pinned)" -ge 1 ] && [ "$(field regions)" -ge 1 ]; }
+check "its regions are pinned in the record" pinned
+sleep 12
+diag "12 s later: $(intent)"
+check "still in the record after two clear passes (12 s, the layout out)" pinned
+d=$(disk_regions)
+diag "the records on the stores name ${d:-no} regions"
+check "the record on the stores names them (fsck.exofs -v)" sh -c "[ \"${d:-0}\" -ge 1 ]"
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+released() {
+	local n=0
+	while [ "$(field pinned)" != 0 ] || [ "$(field regions)" != 0 ]; do
+		n=$((n + 1))
+		[ $n -lt 250 ] || return 1
+		sleep 0.1
+	done
+}
+check "the client closed the file: its layout returned, the regions leave the record" released
+diag "after the close: $(intent); layoutreturns $(cat $PP/layoutreturns)"
+check "the held file is right on the MDS" cmp /tmp/big $E/held
+
+# The same with exofs_pnfs's record_layouts off (what the protection is
+# measured against): the held file's region leaves the record while the
+# client still holds its layout, so the checks above can fail.
+echo 0 > $PP/record_layouts
+sh -c "exec 3> $C4/held0; cat /tmp/big >&3; sync; touch /tmp/held0.written; sleep 40" &
+holder=$!
+n=0
+while [ ! -e /tmp/held0.written ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+sleep 12
+diag "record_layouts 0, 12 s after the write: $(intent)"
+check "with record_layouts 0 the held file's region is gone from the record after 12 s" sh -c "
+	[ -e /tmp/held0.written ] && ! grep -q ' regions [1-9]' $(exofs_sysdir)/intent"
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+echo 1 > $PP/record_layouts
+
+g1=$(cat $PP/layoutgets) w1=$(cnt write_bytes)
+check "a 24 MiB stream written by the client" sh -c "
+	dd if=/dev/urandom of=/tmp/seq bs=1M count=24 2>/dev/null && cp /tmp/seq $C4/seq && sync"
+diag "layoutgets $g1 -> $(cat $PP/layoutgets); driver write_bytes $w1 -> $(cnt write_bytes); $(intent)"
+check "through layouts over growing ranges (3 or more LAYOUTGETs), read back right through the MDS" sh -c "
+	[ \$(( $(cat $PP/layoutgets) - $g1 )) -ge 3 ] && [ \$(( $(cnt write_bytes) - $w1 )) -ge 25165824 ] &&
+	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/seq $E/seq"
+check "unmount the client, unload objlayoutdriver, stop nfsd" sh -c "
+	umount $C4 && rmmod objlayoutdriver &&
+	for i in 0 1 2 3; do umount $H/tmp/dsm/s\$i || exit 1; done && hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
+	rmmod exofs_pnfs && for i in 0 1 2 3; do umount $H/tmp/ds/s\$i || exit 1; done && umount $E"
+check "fsck.exofs is clean" exofs_fsck
+ktap_done
