@@ -49,7 +49,7 @@ nfsd: deps modules
 # exofs_pnfs_client over RAID5 (its default), 0, 1 and 6; two clients; a
 # kernel source subset through the client; a checksummed exofs (no layouts);
 # a degraded MDS (read layouts with a store missing); RW layouts in the
-# intent record.
+# intent record, and the MDS reset while a client holds one.
 pnfs-check: nfsd tools
 	@rc=0; qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_server || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_clients || rc=1; \
@@ -57,6 +57,7 @@ pnfs-check: nfsd tools
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_csum || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_degraded || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_intent || rc=1; \
+	qemu/run.sh --disks 4 --disk-size 256M --stages 2 --timeout 600 $(RUN_OPTS) exofs_pnfs_crash || rc=1; \
 	for r in 5 0 1 6; do \
 		qemu/run.sh --disks 4 --disk-size 256M --timeout 600 --args raid=$$r $(RUN_OPTS) exofs_pnfs_client || rc=1; \
 	done; exit $$rc

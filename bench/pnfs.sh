@@ -190,6 +190,7 @@ run() {
 	echo "$w $r $s" >> $OUT/$side
 	echo "   $side: seqwrite $w MB/s (CPU busy $wb %), seqread $r MB/s, small files write+sync $(echo $s | cut -d' ' -f1) s, read $(echo $s | cut -d' ' -f2) s"
 	echo "      driver (since loaded): writes $(cat $CP/writes) of $(cat $CP/write_bytes) bytes, $(cat $CP/slot_waits) waited for a partial stripe; reads $(cat $CP/reads) fallbacks $(cat $CP/mds_fallbacks)"
+	echo "      exofs_pnfs (since loaded): layoutgets $(cat $PP/layoutgets), layoutreturns $(cat $PP/layoutreturns), layoutcommits $(cat $PP/layoutcommits), unavailable $(cat $PP/unavailable); exofs intent: $(cat /sys/fs/exofs/*/intent)"
 }
 
 # warm: nfsd's grace period (10 s from its start) holds LAYOUTGET back,

@@ -1,0 +1,84 @@
+#!/bin/sh
+# The MDS crashes while a pNFS client holds a RW layout (issues 12 and
+# 13): the next mount repairs the parity of the regions the client was
+# writing. Boot 1: exofs RAID5 over 4 ext4 stores (--checksum none, the
+# intent record at its default) exported to the client of one guest (same
+# set-up as exofs_pnfs_client.sh); after 11 s idle (the MDS's own regions
+# leave the record) the client writes a 2.5 MiB file through its layout
+# and keeps it open; 12 s later (the regions of the MDS's own writes,
+# the inode record at the LAYOUTCOMMIT, gone again) the guest is reset
+# with the layout out. Boot 2: the stores' ext4s are mounted again and
+# exofs mounted: it must log regions with writes in flight and repair them
+# (sysfs intent "recovered"), the file reads back right, fsck.exofs
+# --strict is clean after the unmount.
+#
+# ORE_ARGS "unrecorded" sets exofs_pnfs's record_layouts to 0 in boot 1
+# (the layout's regions not recorded): the mount then has nothing to
+# repair and the test fails, as it must without the protection.
+#
+# make pnfs-check runs it: qemu/run.sh --disks 4 --disk-size 256M --stages 2
+# --timeout 600 exofs_pnfs_crash (make nfsd first).
+. /ore/tests/lib.sh
+. /ore/tests/exofs_lib.sh
+. /ore/tests/pnfs_lib.sh
+
+c4=/tmp/nfs4
+C4=$H$c4
+# the file's bytes, the same on both boots
+pattern() { dd if=/dev/zero bs=64k count=40 2>/dev/null | tr '\000' 'p'; }
+
+if [ "$ORE_STAGE" = 1 ]; then
+	ktap_plan 8
+	pnfs_require
+	exofs_load || ktap_done
+	exofs_stores_ext4 4 || ktap_done
+	check "mkfs.exofs --raid 5 over 4 stores, --checksum none, the intent record" sh -c \
+		"mkfs.exofs -f --raid 5 --stripe-unit 16K --checksum none -L pnfscrash $EXOFS_STORES > /tmp/mkfs.out 2>&1"
+	check "mount exofs" exofs_mount "" $E
+	fail_fast
+	check "the patched nfsd.ko and exofs_pnfs.ko load, nfsd exports exofs and the stores" \
+		pnfs_server /tmp/mkfs.out 4
+	check "the client: 4 data servers, objlayoutdriver, NFSv4.1 mount of the MDS" \
+		pnfs_client $c4
+	fail_fast
+	case " $ORE_ARGS " in
+	*" unrecorded "*)
+		echo 0 > $PP/record_layouts
+		diag "record_layouts 0: the layouts' regions are not recorded" ;;
+	esac
+	pattern > /tmp/src
+	sleep 11
+	w0=$(cat $CP/write_bytes)
+	sh -c "exec 3> $C4/held; cat /tmp/src >&3; sync; touch /tmp/held.written; sleep 60" &
+	n=0
+	while [ ! -e /tmp/held.written ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+	check "the client wrote the held file through its layout" sh -c "
+		[ -e /tmp/held.written ] && [ \$(cat $CP/write_bytes) -gt $w0 ]"
+	check "the MDS has its size" sh -c "[ \$(stat -c %s $E/held) = 2621440 ]"
+	sleep 12
+	diag "before the reset: $(cat "$(exofs_sysdir)/intent")"
+	guest_crash
+	exit 0
+fi
+
+ktap_plan 7
+exofs_load || ktap_done
+# (not through check: it sets EXOFS_STORES for the rest of the script)
+if exofs_stores_remount 4; then
+	ok "the stores' ext4s mount again"
+else
+	not_ok "the stores' ext4s mount again" "$(dmesg | tail -n 5)"
+	ktap_done
+fi
+check "mount exofs" exofs_mount "" $E
+fail_fast
+dmesg | grep 'regions had writes in flight' | sed 's/^/# /'
+diag "$(cat "$(exofs_sysdir)/intent")"
+check "the mount repaired the regions of the layout (logged, sysfs recovered >= 1)" sh -c "
+	dmesg | grep -q ': [1-9][0-9]* regions had writes in flight when the filesystem stopped: parity and mirrors repaired' &&
+	[ \$(sed -n 's/.* recovered \([0-9]*\).*/\1/p' $(exofs_sysdir)/intent) -ge 1 ]"
+reads_right() { pattern | cmp - $E/held; }
+check "the held file reads back right" reads_right
+check "unmount" exofs_umount $E
+check "fsck.exofs --strict is clean" exofs_fsck
+ktap_done
