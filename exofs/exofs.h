@@ -428,8 +428,8 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 /* export.c */
 extern const struct export_operations exofs_export_ops;
 int exofs_pnfs_layout_prepare(struct inode *inode);
-int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 *start,
-			  u64 *end);
+int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 len,
+			  u64 *start, u64 *end);
 void exofs_pnfs_layout_unpin(struct inode *inode, u64 start, u64 len);
 int exofs_pnfs_layout_commit(struct inode *inode, loff_t new_size,
 			     struct timespec64 mtime);

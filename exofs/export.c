@@ -175,13 +175,14 @@ int exofs_pnfs_layout_prepare(struct inode *inode)
 }
 EXPORT_SYMBOL_GPL(exofs_pnfs_layout_prepare);
 
-/* Regions of the intent record one file's RW layout may hold. */
-#define EXOFS_PNFS_PIN_MAX	256
+/* Regions of the intent record one file's RW layouts may hold: all pins */
+#define EXOFS_PNFS_PIN_MAX	(EXOFS_INTENT_MAX / 2)
 
 /**
  * exofs_pnfs_layout_pin - the range of a RW layout, in the intent record
  * @inode: a regular file
  * @offset: where the client asks for a layout
+ * @len: the bytes it asks for from there (U64_MAX: to the end of the file)
  * @start: out: the first byte of the layout's range
  * @end: out: the byte after it (U64_MAX: the whole file)
  *
@@ -192,36 +193,46 @@ EXPORT_SYMBOL_GPL(exofs_pnfs_layout_prepare);
  * meanwhile has the next mount repair them, a client that never returns
  * its layout leaves them in the record until the next mount repairs
  * them. The layout covers the regions held: those of the file's earlier
- * layout grown to @offset's region and as many regions again past it
- * (1, 2, 4, ...: a stream asks for a layout a logarithmic number of
- * times), at most EXOFS_PNFS_PIN_MAX. Without a record (consistency
- * policy none, or nothing redundant) the layout is the whole file.
+ * layout grown to cover the range asked for (a client writing back a file
+ * asks for what it has cached) and at least as many regions again past
+ * @offset's (1, 2, 4, ...: a stream asks for a layout a logarithmic number
+ * of times), at most EXOFS_PNFS_PIN_MAX (half the record: about 8 GiB of a
+ * file with 4 MiB regions). Without a record (consistency policy none,
+ * or nothing redundant) the layout is the whole file.
  *
- * Return: 0, -ENOSPC (the layout would hold too many regions: no layout,
- * the client writes through the MDS), or the error of the record write.
+ * Return: 0, -ENOSPC (@offset lies past what the file's layouts may hold,
+ * or the record has no room for more pins: no layout, the client writes
+ * through the MDS), -EFBIG (@offset past the largest file), or the error
+ * of the record write.
  */
-int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 *start,
-			  u64 *end)
+int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 len,
+			  u64 *start, u64 *end)
 {
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
 	struct exofs_i_info *oi = exofs_i(inode);
 	u64 rb = exofs_intent_region_bytes(sbi);
-	u64 r, lo, hi, nlo, nhi;
+	u64 r, last, lo, hi, nlo, nhi;
 	int err = 0;
 
 	*start = 0;
 	*end = U64_MAX;
 	if (!rb)
 		return 0;
+	if (offset >= inode->i_sb->s_maxbytes)
+		return -EFBIG;
 	r = div64_u64(offset, rb);
+	last = r;
+	if (len && len <= inode->i_sb->s_maxbytes - offset)
+		last = div64_u64(offset + len - 1, rb);
 	inode_lock(inode);
 	lo = oi->pin_first;
 	hi = lo + oi->pin_count;
 	if (oi->pin_count && r >= lo && r < hi)
 		goto out;
 	nlo = oi->pin_count ? min(lo, r) : r;
-	nhi = max(hi, r + max_t(u64, oi->pin_count, 1));
-	if (nhi - nlo > EXOFS_PNFS_PIN_MAX) {
+	nhi = max3(hi, r + max_t(u64, oi->pin_count, 1), last + 1);
+	nhi = min(nhi, nlo + EXOFS_PNFS_PIN_MAX);
+	if (r >= nhi) {
 		err = -ENOSPC;
 		goto out;
 	}

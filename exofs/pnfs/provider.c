@@ -417,8 +417,8 @@ static __be32 exp_proc_layoutget(struct svc_rqst *rqstp, struct inode *inode,
 		 * The write hole: the regions of the layout (around the
 		 * offset asked for) go into the intent record first
 		 */
-		if (exofs_pnfs_layout_pin(inode, lgp->lg_seg.offset, &start,
-					  &end))
+		if (exofs_pnfs_layout_pin(inode, lgp->lg_seg.offset,
+					  lgp->lg_seg.length, &start, &end))
 			goto unavail;
 		lgp->lg_seg.offset = start;
 		lgp->lg_seg.length = end == U64_MAX ? NFS4_MAX_UINT64 :

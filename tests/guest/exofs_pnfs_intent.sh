@@ -10,14 +10,16 @@
 # the record on the stores, read by fsck.exofs -v) after more than two
 # clear passes, which take out the regions of the MDS's own writes after
 # 5-10 s idle; they leave the record once the client closes the file (its
-# layout returned); a 24 MiB stream asks for layouts over growing ranges
-# (1, 2, 4, 8 regions) and reads back right through the MDS; with
+# layout returned); a 24 MiB file written back at once takes one layout
+# covering what the client asks for, one written 1 MiB at a time with
+# O_DSYNC layouts over growing ranges (1, 2, 4, 8 regions), both read back
+# right through the MDS; with
 # exofs_pnfs's record_layouts off a held file's region leaves the record
 # (the hole the checks catch); fsck.exofs clean at the end. Same set-up as exofs_pnfs_client.sh; make nfsd first.
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 18
+ktap_plan 21
 
 . /ore/tests/pnfs_lib.sh
 c4=/tmp/nfs4
@@ -99,13 +101,29 @@ kill $holder 2>/dev/null
 wait $holder 2>/dev/null
 echo 1 > $PP/record_layouts
 
+# A file written back at once: its layout covers what the client asks
+# for (the bytes it has cached), one LAYOUTGET.
 g1=$(cat $PP/layoutgets) w1=$(cnt write_bytes)
-check "a 24 MiB stream written by the client" sh -c "
+check "a 24 MiB file written by the client" sh -c "
 	dd if=/dev/urandom of=/tmp/seq bs=1M count=24 2>/dev/null && cp /tmp/seq $C4/seq && sync"
 diag "layoutgets $g1 -> $(cat $PP/layoutgets); driver write_bytes $w1 -> $(cnt write_bytes); $(intent)"
-check "through layouts over growing ranges (3 or more LAYOUTGETs), read back right through the MDS" sh -c "
-	[ \$(( $(cat $PP/layoutgets) - $g1 )) -ge 3 ] && [ \$(( $(cnt write_bytes) - $w1 )) -ge 25165824 ] &&
+check "through one or two layouts covering what the client asked for, read back right through the MDS" sh -c "
+	[ \$(( $(cat $PP/layoutgets) - $g1 )) -le 2 ] && [ \$(( $(cnt write_bytes) - $w1 )) -ge 25165824 ] &&
 	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/seq $E/seq"
+# A file written 1 MiB at a time, each write stable before the next (the
+# client asks for 1 MiB each time): the layouts grow 1, 2, 4, 8 regions.
+g1=$(cat $PP/layoutgets) w1=$(cnt write_bytes)
+# (the host's fio, crc32c-stamped blocks, an fdatasync after each write)
+sfio() { hostrun fio --name=s --rw=write --bs=1M --size=24M --verify=crc32c --minimal "$@" > /tmp/sfio.out 2>&1; }
+check "a 24 MiB file written 1 MiB at a time, each write stable before the next" \
+	sfio --filename=$c4/seq2 --fdatasync=1 --do_verify=0
+diag "layoutgets $g1 -> $(cat $PP/layoutgets); driver write_bytes $w1 -> $(cnt write_bytes); $(intent)"
+check "through layouts over growing ranges (3 to 6 LAYOUTGETs)" sh -c "
+	g=\$(( $(cat $PP/layoutgets) - $g1 )); [ \$g -ge 3 ] && [ \$g -le 6 ] &&
+	[ \$(( $(cnt write_bytes) - $w1 )) -ge 25165824 ]"
+echo 3 > /proc/sys/vm/drop_caches
+check "every block reads back right through the MDS (fio verify)" \
+	sfio --filename=$e/seq2 --verify_only
 check "unmount the client, unload objlayoutdriver, stop nfsd" sh -c "
 	umount $C4 && rmmod objlayoutdriver &&
 	for i in 0 1 2 3; do umount $H/tmp/dsm/s\$i || exit 1; done && hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
