@@ -416,6 +416,19 @@ static void exofs_intent_work(struct work_struct *work)
 	mutex_unlock(&in->lock);
 }
 
+/*
+ * The record has no room: have the clear pass take out every idle region
+ * and wait for it. Under @in->lock, dropped while waiting.
+ */
+static void exofs_intent_wait_room(struct exofs_intent *in)
+{
+	in->full = true;
+	mod_delayed_work(in->wq, &in->work, 0);
+	mutex_unlock(&in->lock);
+	wait_event(in->room, !READ_ONCE(in->full) || READ_ONCE(in->stopped));
+	mutex_lock(&in->lock);
+}
+
 /**
  * exofs_intent_begin - record the regions of a write before it starts
  * @sbi: the filesystem
@@ -462,14 +475,8 @@ bool exofs_intent_begin(struct exofs_sb_info *sbi, u64 oid, u64 offset,
 		kfree(spare[1]);
 		return false;
 	}
-	while (in->nr + need > EXOFS_INTENT_MAX && !in->stopped) {
-		in->full = true;
-		mod_delayed_work(in->wq, &in->work, 0);
-		mutex_unlock(&in->lock);
-		wait_event(in->room, !READ_ONCE(in->full) ||
-			   READ_ONCE(in->stopped));
-		mutex_lock(&in->lock);
-	}
+	while (in->nr + need > EXOFS_INTENT_MAX && !in->stopped)
+		exofs_intent_wait_room(in);
 	w->need = 0;
 	for (i = 0; i < need; i++) {
 		struct exofs_intent_region *r;
@@ -599,14 +606,8 @@ int exofs_intent_pin(struct exofs_sb_info *sbi, u64 oid, u64 first, u32 count)
 	INIT_LIST_HEAD(&w.node);
 	mutex_lock(&in->lock);
 	while (!in->stopped && in->pinned + count <= EXOFS_INTENT_MAX / 2 &&
-	       in->nr + count > EXOFS_INTENT_MAX) {
-		in->full = true;
-		mod_delayed_work(in->wq, &in->work, 0);
-		mutex_unlock(&in->lock);
-		wait_event(in->room, !READ_ONCE(in->full) ||
-			   READ_ONCE(in->stopped));
-		mutex_lock(&in->lock);
-	}
+	       in->nr + count > EXOFS_INTENT_MAX)
+		exofs_intent_wait_room(in);
 	if (in->stopped || in->pinned + count > EXOFS_INTENT_MAX / 2) {
 		err = in->stopped ? -EROFS : -ENOSPC;
 		mutex_unlock(&in->lock);

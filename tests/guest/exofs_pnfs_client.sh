@@ -34,12 +34,8 @@ done
 c4=/tmp/nfs4
 C4=$H$c4
 
-pnfs_require
-exofs_load || ktap_done
-exofs_stores_ext4 4 || ktap_done
-check "mkfs.exofs --raid $RAID over 4 stores" sh -c \
-	"mkfs.exofs -f --checksum none --raid $RAID --stripe-unit 16K -L pnfs $EXOFS_STORES > /tmp/mkfs.out 2>&1"
-sed 's/^/# /' /tmp/mkfs.out
+pnfs_stores_mkfs "mkfs.exofs --raid $RAID over 4 stores" \
+	--checksum none --raid $RAID --stripe-unit 16K -L pnfs
 check "mount exofs" exofs_mount "" $E
 fail_fast
 

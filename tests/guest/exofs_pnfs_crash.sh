@@ -29,18 +29,11 @@ pattern() { dd if=/dev/zero bs=64k count=40 2>/dev/null | tr '\000' 'p'; }
 
 if [ "$ORE_STAGE" = 1 ]; then
 	ktap_plan 8
-	pnfs_require
-	exofs_load || ktap_done
-	exofs_stores_ext4 4 || ktap_done
-	check "mkfs.exofs --raid 5 over 4 stores, --checksum none, the intent record" sh -c \
-		"mkfs.exofs -f --raid 5 --stripe-unit 16K --checksum none -L pnfscrash $EXOFS_STORES > /tmp/mkfs.out 2>&1"
+	pnfs_stores_mkfs "mkfs.exofs --raid 5 over 4 stores, --checksum none, the intent record" \
+		--raid 5 --stripe-unit 16K --checksum none -L pnfscrash
 	check "mount exofs" exofs_mount "" $E
 	fail_fast
-	check "the patched nfsd.ko and exofs_pnfs.ko load, nfsd exports exofs and the stores" \
-		pnfs_server /tmp/mkfs.out 4
-	check "the client: 4 data servers, objlayoutdriver, NFSv4.1 mount of the MDS" \
-		pnfs_client $c4
-	fail_fast
+	pnfs_serve_client $c4
 	case " $ORE_ARGS " in
 	*" unrecorded "*)
 		echo 0 > $PP/record_layouts

@@ -20,21 +20,12 @@ ktap_plan 17
 c4=/tmp/nfs4
 C4=$H$c4
 
-pnfs_require
-exofs_load || ktap_done
-exofs_stores_ext4 4 || ktap_done
-check "mkfs.exofs --raid 5 over 4 stores, default checksums" sh -c \
-	"mkfs.exofs -f --raid 5 --stripe-unit 16K -L pnfscsum $EXOFS_STORES > /tmp/mkfs.out 2>&1"
-sed 's/^/# /' /tmp/mkfs.out
+pnfs_stores_mkfs "mkfs.exofs --raid 5 over 4 stores, default checksums" \
+	--raid 5 --stripe-unit 16K -L pnfscsum
 check "mount exofs" exofs_mount "" $E
 check "checksums xxh64" sh -c "[ \"\$(cat $(exofs_sysdir)/checksums)\" = xxh64 ]"
 fail_fast
-check "the patched nfsd.ko and exofs_pnfs.ko load, nfsd exports exofs and the stores" \
-	pnfs_server /tmp/mkfs.out 4
-fail_fast
-check "the client: 4 data servers, objlayoutdriver, NFSv4.1 mount of the MDS" \
-	pnfs_client $c4
-fail_fast
+pnfs_serve_client $c4
 
 cnt() { cat $CP/$1; }
 ecnt() { cat "$(exofs_sysdir)/$1"; }

@@ -17,11 +17,8 @@ ktap_plan 14
 c4=/tmp/nfs4
 C4=$H$c4
 
-pnfs_require
-exofs_load || ktap_done
-exofs_stores_ext4 4 || ktap_done
-check "mkfs.exofs --raid 5 over 4 stores" sh -c \
-	"mkfs.exofs -f --checksum none --raid 5 --stripe-unit 16K -L pnfsdeg $EXOFS_STORES > /tmp/mkfs.out 2>&1"
+pnfs_stores_mkfs "mkfs.exofs --raid 5 over 4 stores" \
+	--checksum none --raid 5 --stripe-unit 16K -L pnfsdeg
 dd if=/dev/urandom of=/tmp/big bs=64k count=40 2>/dev/null	# 2.5 MiB
 files() {
 	exofs_mount "" $E && cp /tmp/big $E/big && head -c 7000 /tmp/big > $E/small &&
@@ -31,12 +28,7 @@ check "files written on the MDS, unmounted" files
 so=$(echo $EXOFS_STORES | awk '{ $2 = "missing"; print }' | tr ' ' ':')
 check "degraded mount with store 1 missing ($so)" exofs_mount_with "$so" degraded $E
 fail_fast
-check "the patched nfsd.ko and exofs_pnfs.ko load, nfsd exports exofs and the stores" \
-	pnfs_server /tmp/mkfs.out 4
-fail_fast
-check "the client: 4 data servers, objlayoutdriver, NFSv4.1 mount of the MDS" \
-	pnfs_client $c4
-fail_fast
+pnfs_serve_client $c4
 
 cnt() { cat $CP/$1; }
 r0=$(cnt read_bytes) d0=$(cnt degraded) g0=$(cat $PP/layoutgets)

@@ -25,22 +25,13 @@ ktap_plan 21
 c4=/tmp/nfs4
 C4=$H$c4
 
-pnfs_require
-exofs_load || ktap_done
-exofs_stores_ext4 4 || ktap_done
-check "mkfs.exofs --raid 5 over 4 stores, --checksum none, the intent record" sh -c \
-	"mkfs.exofs -f --raid 5 --stripe-unit 16K --checksum none -L pnfsint $EXOFS_STORES > /tmp/mkfs.out 2>&1"
-sed 's/^/# /' /tmp/mkfs.out
+pnfs_stores_mkfs "mkfs.exofs --raid 5 over 4 stores, --checksum none, the intent record" \
+	--raid 5 --stripe-unit 16K --checksum none -L pnfsint
 check "mount exofs" exofs_mount "" $E
 intent() { cat "$(exofs_sysdir)/intent"; }
 check "consistency policy intent" sh -c "grep -q '^policy intent ' $(exofs_sysdir)/intent"
 fail_fast
-check "the patched nfsd.ko and exofs_pnfs.ko load, nfsd exports exofs and the stores" \
-	pnfs_server /tmp/mkfs.out 4
-fail_fast
-check "the client: 4 data servers, objlayoutdriver, NFSv4.1 mount of the MDS" \
-	pnfs_client $c4
-fail_fast
+pnfs_serve_client $c4
 
 cnt() { cat $CP/$1; }
 field() { intent | sed -n "s/.* $1 \([0-9]*\).*/\1/p"; }

@@ -125,6 +125,33 @@ pnfs_client() {
 	pnfs_mount_mds "$1"
 }
 
+# pnfs_stores_mkfs DESC MKFS_ARGS...: the built modules required, exofs
+# loaded, ext4 stores on 4 disks, mkfs.exofs -f MKFS_ARGS over them (its
+# output in /tmp/mkfs.out and as diagnostics): 3 results, DESC names the
+# last. Ends the test when the modules or the stores are missing.
+pnfs_stores_mkfs() {
+	local desc=$1
+
+	shift
+	pnfs_require
+	exofs_load || ktap_done
+	exofs_stores_ext4 4 || ktap_done
+	check "$desc" sh -c "mkfs.exofs -f $* $EXOFS_STORES > /tmp/mkfs.out 2>&1"
+	sed 's/^/# /' /tmp/mkfs.out
+}
+
+# pnfs_serve_client MNT: pnfs_server (4 nfsd threads) over the exofs
+# mounted at $E, then pnfs_client MNT; stops the test at a failure:
+# 2 results.
+pnfs_serve_client() {
+	check "the patched nfsd.ko and exofs_pnfs.ko load, nfsd exports exofs and the stores" \
+		pnfs_server /tmp/mkfs.out 4
+	fail_fast
+	check "the client: 4 data servers, objlayoutdriver, NFSv4.1 mount of the MDS" \
+		pnfs_client "$1"
+	fail_fast
+}
+
 # pnfs_mount_mds MNT: the client's NFSv4.1 mount of the MDS at $H$MNT;
 # fails unless it uses the objects layout.
 pnfs_mount_mds() {
