@@ -10,12 +10,13 @@
 # the record on the stores, read by fsck.exofs -v) after more than two
 # clear passes, which take out the regions of the MDS's own writes after
 # 5-10 s idle; they leave the record once the client closes the file (its
-# layout returned); a 24 MiB file written back at once takes one layout
-# covering what the client asks for, one written 1 MiB at a time with
-# O_DSYNC layouts over growing ranges (1, 2, 4, 8 regions), both read back
-# right through the MDS; with
-# exofs_pnfs's record_layouts off a held file's region leaves the record
-# (the hole the checks catch); fsck.exofs clean at the end. Same set-up as exofs_pnfs_client.sh; make nfsd first.
+# layout returned); with exofs_pnfs's record_layouts off a second held
+# file's region leaves the record (the hole these checks catch); a 24 MiB
+# file written back at once takes one layout covering what the client
+# asks for, one written 1 MiB at a time with an fdatasync after each
+# layouts over growing ranges (1, 2, 4, 8 regions), both read back right
+# through the MDS; fsck.exofs clean at the end. Same set-up as
+# exofs_pnfs_client.sh; make nfsd first.
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
