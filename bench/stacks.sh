@@ -8,8 +8,8 @@
 # ran the trigger (its stack holds sysrq) is left out; idle CPUs count.
 # The traces go to $OUT/stacks.NAME; the kernel log before them goes to
 # the output (the harness checks it for warnings), the traces do not
-# (each is a "Call Trace"; STACKS_RAW=1 prints them renamed). Call `dmesg -n 1` once first, so that the
-# traces stay off the serial console.
+# (each is a "Call Trace"; STACKS_RAW=1 prints them, renamed). Call
+# `dmesg -n 1` once first, so that the traces stay off the serial console.
 stacks_sample() {
 	local name=$1 max=$2 n=0
 
