@@ -225,28 +225,25 @@ int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 len,
 	if (len && len <= inode->i_sb->s_maxbytes - offset)
 		last = div64_u64(offset + len - 1, rb);
 	inode_lock(inode);
-	lo = oi->pin_first;
+	/* the regions held, [lo, hi); none: an empty range at @offset's */
+	lo = oi->pin_count ? oi->pin_first : r;
 	hi = lo + oi->pin_count;
-	if (oi->pin_count && r >= lo && r < hi)
+	if (r >= lo && r < hi)
 		goto out;
-	nlo = oi->pin_count ? min(lo, r) : r;
+	nlo = min(lo, r);
 	nhi = max3(hi, r + max_t(u64, oi->pin_count, 1), last + 1);
 	nhi = min(nhi, nlo + EXOFS_PNFS_PIN_MAX);
 	if (r >= nhi) {
 		err = -ENOSPC;
 		goto out;
 	}
-	if (!oi->pin_count) {
-		err = exofs_intent_pin(sbi, oi->oc.oid, nlo, nhi - nlo);
-	} else {
-		if (nlo < lo)
-			err = exofs_intent_pin(sbi, oi->oc.oid, nlo, lo - nlo);
-		if (!err && nhi > hi) {
-			err = exofs_intent_pin(sbi, oi->oc.oid, hi, nhi - hi);
-			if (err && nlo < lo)
-				exofs_intent_unpin(sbi, oi->oc.oid, nlo,
-						   lo - nlo);
-		}
+	/* pin what the range grew by, on either side */
+	if (nlo < lo)
+		err = exofs_intent_pin(sbi, oi->oc.oid, nlo, lo - nlo);
+	if (!err && nhi > hi) {
+		err = exofs_intent_pin(sbi, oi->oc.oid, hi, nhi - hi);
+		if (err && nlo < lo)
+			exofs_intent_unpin(sbi, oi->oc.oid, nlo, lo - nlo);
 	}
 	if (!err) {
 		oi->pin_first = nlo;

@@ -42,9 +42,7 @@ if [ "$ORE_STAGE" = 1 ]; then
 	pattern > /tmp/src
 	sleep 11
 	w0=$(cat $CP/write_bytes)
-	sh -c "exec 3> $C4/held; cat /tmp/src >&3; sync; touch /tmp/held.written; sleep 60" &
-	n=0
-	while [ ! -e /tmp/held.written ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+	pnfs_hold /tmp/src held
 	check "the client wrote the held file through its layout" sh -c "
 		[ -e /tmp/held.written ] && [ \$(cat $CP/write_bytes) -gt $w0 ]"
 	check "the MDS has its size" sh -c "[ \$(stat -c %s $E/held) = 2621440 ]"

@@ -48,10 +48,7 @@ diag "before: $(intent)"
 dd if=/dev/urandom of=/tmp/big bs=64k count=40 2>/dev/null	# 2.5 MiB
 w0=$(cnt write_bytes) g0=$(cat $PP/layoutgets)
 # The client writes the file and keeps it open: its layout stays out.
-sh -c "exec 3> $C4/held; cat /tmp/big >&3; sync; touch /tmp/held.written; sleep 40" &
-holder=$!
-n=0
-while [ ! -e /tmp/held.written ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+pnfs_hold /tmp/big held
 check "the client wrote the held file through its layout" sh -c "
 	[ -e /tmp/held.written ] && [ \$(cat $CP/write_bytes) -gt $w0 ]"
 diag "driver write_bytes $w0 -> $(cnt write_bytes); layoutgets $g0 -> $(cat $PP/layoutgets); $(intent)"
@@ -63,8 +60,7 @@ check "still in the record after two clear passes (12 s, the layout out)" pinned
 d=$(disk_regions)
 diag "the records on the stores name ${d:-no} regions"
 check "the record on the stores names them (fsck.exofs -v)" sh -c "[ \"${d:-0}\" -ge 1 ]"
-kill $holder 2>/dev/null
-wait $holder 2>/dev/null
+pnfs_unhold
 released() {
 	local n=0
 	while [ "$(field pinned)" != 0 ] || [ "$(field regions)" != 0 ]; do
@@ -81,16 +77,12 @@ check "the held file is right on the MDS" cmp /tmp/big $E/held
 # measured against): the held file's region leaves the record while the
 # client still holds its layout, so the checks above can fail.
 echo 0 > $PP/record_layouts
-sh -c "exec 3> $C4/held0; cat /tmp/big >&3; sync; touch /tmp/held0.written; sleep 40" &
-holder=$!
-n=0
-while [ ! -e /tmp/held0.written ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+pnfs_hold /tmp/big held0
 sleep 12
 diag "record_layouts 0, 12 s after the write: $(intent)"
 check "with record_layouts 0 the held file's region is gone from the record after 12 s" sh -c "
 	[ -e /tmp/held0.written ] && ! grep -q ' regions [1-9]' $(exofs_sysdir)/intent"
-kill $holder 2>/dev/null
-wait $holder 2>/dev/null
+pnfs_unhold
 echo 1 > $PP/record_layouts
 
 # A file written back at once: its layout covers what the client asks

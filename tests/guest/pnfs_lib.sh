@@ -152,6 +152,28 @@ pnfs_serve_client() {
 	fail_fast
 }
 
+# pnfs_hold SRC NAME: in the background the client writes SRC to
+# $C4/NAME, syncs it and keeps it open (its layout out) until
+# pnfs_unhold; waits (at most 30 s) until it is written, which
+# /tmp/NAME.written then says.
+pnfs_hold() {
+	local n=0
+
+	rm -f /tmp/$2.written
+	sh -c "exec 3> $C4/$2; cat $1 >&3; sync; touch /tmp/$2.written; sleep 60" &
+	PNFS_HOLDER=$!
+	while [ ! -e /tmp/$2.written ] && [ $n -lt 300 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
+# pnfs_unhold: the file of pnfs_hold closed (its layout returned).
+pnfs_unhold() {
+	kill $PNFS_HOLDER 2>/dev/null
+	wait $PNFS_HOLDER 2>/dev/null
+}
+
 # pnfs_mount_mds MNT: the client's NFSv4.1 mount of the MDS at $H$MNT;
 # fails unless it uses the objects layout.
 pnfs_mount_mds() {
