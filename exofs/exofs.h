@@ -311,6 +311,11 @@ struct exofs_sb_info {
 	spinlock_t made_lock;		/* process context only */
 	struct list_head made_list;
 	struct mutex made_mutex;	/* outside the inode table folio locks */
+	spinlock_t pin_lock;		/* pNFS layout pins (export.c) */
+	struct list_head pin_freed;	/* struct exofs_pin_freed */
+	struct work_struct pin_work;	/* lets them go */
+	atomic64_t pin_dropped;		/* layouts freed without a return */
+	atomic64_t pin_repaired;	/* ... whose regions were repaired */
 };
 
 /**
@@ -384,8 +389,9 @@ struct exofs_i_info {
 	bool wb_excl;
 	u64 made_rec;
 	struct list_head made_node;	/* under exofs_sb_info.made_lock */
-	u64 pin_first;			/* under the inode lock: the regions */
-	u32 pin_count;			/* a pNFS RW layout holds (export.c) */
+	u64 pin_first;			/* the regions a pNFS RW layout holds: */
+	u32 pin_count;			/* set under the inode lock and */
+	u32 pin_seq;			/* exofs_sb_info.pin_lock (export.c) */
 	u8 i_data[EXOFS_INLINE_SIZE];
 	struct inode vfs_inode;
 };
@@ -430,7 +436,10 @@ extern const struct export_operations exofs_export_ops;
 int exofs_pnfs_layout_prepare(struct inode *inode);
 int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 len,
 			  u64 *start, u64 *end);
-void exofs_pnfs_layout_unpin(struct inode *inode, u64 start, u64 len);
+void exofs_pnfs_layout_freed(struct inode *inode, u64 start, u64 len,
+			     bool returned);
+void exofs_pnfs_pins_init(struct exofs_sb_info *sbi);
+void exofs_pnfs_pins_flush(struct exofs_sb_info *sbi);
 int exofs_pnfs_layout_commit(struct inode *inode, loff_t new_size,
 			     struct timespec64 mtime);
 

@@ -175,6 +175,175 @@ int exofs_pnfs_layout_prepare(struct inode *inode)
 }
 EXPORT_SYMBOL_GPL(exofs_pnfs_layout_prepare);
 
+/*
+ * Regions a RW layout held when nfsd freed it (exofs_pnfs_layout_freed()),
+ * on exofs_sb_info.pin_freed until they are let go: at once when the
+ * holder returned the layout, after their parity is repaired when nfsd
+ * let it go without a return (the holder may have died mid-write).
+ */
+struct exofs_pin_freed {
+	struct list_head node;
+	struct inode *inode;		/* a reference (igrab()) */
+	u64 first;
+	u32 count;
+	bool returned;
+};
+
+/*
+ * Repair the parity and mirrors of @inode's regions [@first, @first +
+ * @count) (the stripes a client that never returned its layout may have
+ * left torn), as a scrub in repair mode over them does. Inode locked.
+ */
+static int exofs_pnfs_repair(struct inode *inode, u64 first, u32 count)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	u64 rb = exofs_intent_region_bytes(sbi);
+	u64 off = first * rb, end, found = 0;
+	struct exofs_io io = { .inode = inode };
+	int err = 0;
+
+	exofs_wb_exclude(inode);
+	end = min(exofs_scrub_extent(sbi, &oi->oc), (first + count) * rb);
+	if (off < end)
+		err = ore_scrub(&sbi->layout, &oi->oc, off, end - off,
+				ORE_SCRUB_REPAIR |
+				(sbi->csum_on ? ORE_SCRUB_RESTAMP : 0),
+				&found, exofs_io_error, &io);
+	exofs_wb_allow(inode);
+	if (err) {
+		pr_err("%s: inode %lu (object 0x%llx): cannot repair [%llu, %llu), where a pNFS client that did not return its layout wrote: %d; the regions stay in the intent record for the next mount\n",
+		       inode->i_sb->s_id, inode->i_ino, oi->oc.oid, off,
+		       (first + count) * rb, err);
+		return err;
+	}
+	atomic64_inc(&sbi->pin_repaired);
+	pr_info("%s: inode %lu (object 0x%llx): a pNFS layout was let go without a return: [%llu, %llu) repaired (%llu pages differed)\n",
+		inode->i_sb->s_id, inode->i_ino, oi->oc.oid, off,
+		(first + count) * rb, found);
+	return 0;
+}
+
+/* Let go what @f held (repaired first when not returned). Inode locked. */
+static void exofs_pnfs_release(struct exofs_pin_freed *f)
+{
+	struct exofs_sb_info *sbi = exofs_sb(f->inode->i_sb);
+
+	if (f->returned || !exofs_pnfs_repair(f->inode, f->first, f->count))
+		exofs_intent_unpin(sbi, exofs_i(f->inode)->oc.oid, f->first,
+				   f->count);
+}
+
+/*
+ * Take the freed layouts of @inode (all of them: NULL) off the list and
+ * let them go; with @inode, the caller holds its lock.
+ */
+static void exofs_pnfs_release_freed(struct exofs_sb_info *sbi,
+				     struct inode *inode)
+{
+	struct exofs_pin_freed *f, *tmp;
+	LIST_HEAD(todo);
+
+	spin_lock(&sbi->pin_lock);
+	list_for_each_entry_safe(f, tmp, &sbi->pin_freed, node)
+		if (!inode || f->inode == inode)
+			list_move_tail(&f->node, &todo);
+	spin_unlock(&sbi->pin_lock);
+	list_for_each_entry_safe(f, tmp, &todo, node) {
+		if (!inode)
+			inode_lock(f->inode);
+		exofs_pnfs_release(f);
+		if (!inode)
+			inode_unlock(f->inode);
+		iput(f->inode);
+		kfree(f);
+	}
+}
+
+static void exofs_pnfs_work(struct work_struct *work)
+{
+	exofs_pnfs_release_freed(container_of(work, struct exofs_sb_info,
+					      pin_work), NULL);
+}
+
+/**
+ * exofs_pnfs_pins_init - set up the pNFS layout state of a new exofs_sb_info
+ * @sbi: the filesystem
+ */
+void exofs_pnfs_pins_init(struct exofs_sb_info *sbi)
+{
+	spin_lock_init(&sbi->pin_lock);
+	INIT_LIST_HEAD(&sbi->pin_freed);
+	INIT_WORK(&sbi->pin_work, exofs_pnfs_work);
+}
+
+/**
+ * exofs_pnfs_pins_flush - let go every freed layout's regions (unmount)
+ * @sbi: the filesystem
+ *
+ * nfsd no longer holds the files; what it freed last may be queued.
+ */
+void exofs_pnfs_pins_flush(struct exofs_sb_info *sbi)
+{
+	flush_work(&sbi->pin_work);
+	exofs_pnfs_release_freed(sbi, NULL);
+}
+
+/**
+ * exofs_pnfs_layout_freed - nfsd freed a segment of a file's RW layout
+ * @inode: a regular file
+ * @start: the segment's first byte
+ * @len: its bytes (U64_MAX: to the end)
+ * @returned: its holder returned it (a LAYOUTRETURN), else nfsd let it go
+ *	without a return (the client expired, was destroyed or did not
+ *	answer a recall)
+ *
+ * When the segment covers every region the file's layouts hold, they are
+ * let go by a work item: at once when @returned (the holder's writes are
+ * done: it returns a layout after its last write), else once their parity
+ * and mirrors are repaired (the holder may have died mid-write and left
+ * them torn). A new layout of the file waits for that repair
+ * (exofs_pnfs_layout_pin()). A part freed keeps them. Atomic context.
+ */
+void exofs_pnfs_layout_freed(struct inode *inode, u64 start, u64 len,
+			     bool returned)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	u64 rb = exofs_intent_region_bytes(sbi);
+	struct exofs_pin_freed *f;
+
+	if (!rb || !READ_ONCE(oi->pin_count))
+		return;
+	f = kmalloc(sizeof(*f), GFP_ATOMIC);
+	spin_lock(&sbi->pin_lock);
+	if (!oi->pin_count || start > oi->pin_first * rb ||
+	    (len != U64_MAX &&
+	     start + len < (oi->pin_first + oi->pin_count) * rb))
+		goto out;
+	/* nfsd holds the file: igrab() cannot fail */
+	if (!f || !(f->inode = igrab(inode))) {
+		pr_warn("%s: inode %lu: no memory to let go the regions of a freed pNFS layout: they stay in the intent record until the unmount\n",
+			inode->i_sb->s_id, inode->i_ino);
+		goto out;
+	}
+	f->first = oi->pin_first;
+	f->count = oi->pin_count;
+	f->returned = returned;
+	oi->pin_count = 0;
+	oi->pin_seq++;
+	list_add_tail(&f->node, &sbi->pin_freed);
+	spin_unlock(&sbi->pin_lock);
+	if (!returned)
+		atomic64_inc(&sbi->pin_dropped);
+	queue_work(system_unbound_wq, &sbi->pin_work);
+	return;
+out:
+	spin_unlock(&sbi->pin_lock);
+	kfree(f);
+}
+EXPORT_SYMBOL_GPL(exofs_pnfs_layout_freed);
+
 /* Regions of the intent record one file's RW layouts may hold: all pins */
 #define EXOFS_PNFS_PIN_MAX	(EXOFS_INTENT_MAX / 2)
 
@@ -189,10 +358,10 @@ EXPORT_SYMBOL_GPL(exofs_pnfs_layout_prepare);
  * A layout's holder writes the stores without the MDS, so its writes are
  * not in the intent record unless the layout's regions are: they are put
  * there (exofs_intent_pin()) before the layout is handed out and kept
- * until it is returned (exofs_pnfs_layout_unpin()); a crash of the MDS
- * meanwhile has the next mount repair them, a client that never returns
- * its layout leaves them in the record until the next mount repairs
- * them. The layout covers the regions held: those of the file's earlier
+ * until nfsd frees it (exofs_pnfs_layout_freed()); a crash of the MDS
+ * meanwhile has the next mount repair them, a layout nfsd lets go without
+ * a return (its holder gone) has them repaired then. The layout covers
+ * the regions held: those of the file's earlier
  * layout grown to cover the range asked for (a client writing back a file
  * asks for what it has cached) and at least as many regions again past
  * @offset's (1, 2, 4, ...: a stream asks for a layout a logarithmic number
@@ -202,8 +371,8 @@ EXPORT_SYMBOL_GPL(exofs_pnfs_layout_prepare);
  *
  * Return: 0, -ENOSPC (@offset lies past what the file's layouts may hold,
  * or the record has no room for more pins: no layout, the client writes
- * through the MDS), -EFBIG (@offset past the largest file), or the error
- * of the record write.
+ * through the MDS), -EFBIG (@offset past the largest file), -EAGAIN (nfsd
+ * freed the file's layout meanwhile), or the error of the record write.
  */
 int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 len,
 			  u64 *start, u64 *end)
@@ -212,6 +381,7 @@ int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 len,
 	struct exofs_i_info *oi = exofs_i(inode);
 	u64 rb = exofs_intent_region_bytes(sbi);
 	u64 r, last, lo, hi, nlo, nhi;
+	u32 seq;
 	int err = 0;
 
 	*start = 0;
@@ -225,13 +395,20 @@ int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 len,
 	if (len && len <= inode->i_sb->s_maxbytes - offset)
 		last = div64_u64(offset + len - 1, rb);
 	inode_lock(inode);
+	/* a layout nfsd let go without a return: repaired before a new one */
+	exofs_pnfs_release_freed(sbi, inode);
 	/* the regions held, [lo, hi); none: an empty range at @offset's */
+	spin_lock(&sbi->pin_lock);
 	lo = oi->pin_count ? oi->pin_first : r;
 	hi = lo + oi->pin_count;
+	seq = oi->pin_seq;
+	spin_unlock(&sbi->pin_lock);
+	nlo = lo;
+	nhi = hi;
 	if (r >= lo && r < hi)
-		goto out;
+		goto held;
 	nlo = min(lo, r);
-	nhi = max3(hi, r + max_t(u64, oi->pin_count, 1), last + 1);
+	nhi = max3(hi, r + max_t(u64, hi - lo, 1), last + 1);
 	nhi = min(nhi, nlo + EXOFS_PNFS_PIN_MAX);
 	if (r >= nhi) {
 		err = -ENOSPC;
@@ -245,14 +422,26 @@ int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 len,
 		if (err && nlo < lo)
 			exofs_intent_unpin(sbi, oi->oc.oid, nlo, lo - nlo);
 	}
-	if (!err) {
+	if (err)
+		goto out;
+held:
+	spin_lock(&sbi->pin_lock);
+	/* nfsd freed the file's layout meanwhile: [lo, hi) are let go */
+	if (oi->pin_seq != seq) {
+		err = -EAGAIN;
+	} else {
 		oi->pin_first = nlo;
 		oi->pin_count = nhi - nlo;
 	}
+	spin_unlock(&sbi->pin_lock);
+	if (err && nlo < lo)
+		exofs_intent_unpin(sbi, oi->oc.oid, nlo, lo - nlo);
+	if (err && nhi > hi)
+		exofs_intent_unpin(sbi, oi->oc.oid, hi, nhi - hi);
 out:
 	if (!err) {
-		*start = oi->pin_first * rb;
-		*end = (oi->pin_first + oi->pin_count) * rb;
+		*start = nlo * rb;
+		*end = nhi * rb;
 	}
 	inode_unlock(inode);
 	if (err)
@@ -262,37 +451,6 @@ out:
 	return err;
 }
 EXPORT_SYMBOL_GPL(exofs_pnfs_layout_pin);
-
-/**
- * exofs_pnfs_layout_unpin - a RW layout came back (LAYOUTRETURN)
- * @inode: a regular file
- * @start: the first byte returned
- * @len: bytes returned (U64_MAX: to the end)
- *
- * When the range returned covers every region the file's layouts hold,
- * they leave the intent record at a clear pass (the holder's writes are
- * done: it returns a layout after its last write). A part returned keeps
- * them.
- */
-void exofs_pnfs_layout_unpin(struct inode *inode, u64 start, u64 len)
-{
-	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
-	struct exofs_i_info *oi = exofs_i(inode);
-	u64 rb = exofs_intent_region_bytes(sbi);
-
-	if (!rb)
-		return;
-	inode_lock(inode);
-	if (oi->pin_count && start <= oi->pin_first * rb &&
-	    (len == U64_MAX || start + len >=
-	     (oi->pin_first + oi->pin_count) * rb)) {
-		exofs_intent_unpin(sbi, oi->oc.oid, oi->pin_first,
-				   oi->pin_count);
-		oi->pin_count = 0;
-	}
-	inode_unlock(inode);
-}
-EXPORT_SYMBOL_GPL(exofs_pnfs_layout_unpin);
 
 /**
  * exofs_pnfs_layout_commit - LAYOUTCOMMIT: what a layout's holder wrote

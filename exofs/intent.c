@@ -1325,7 +1325,9 @@ ssize_t exofs_intent_show(struct exofs_sb_info *sbi, char *buf)
 	pinned = in->pinned;
 	mutex_unlock(&in->lock);
 	return sysfs_emit(buf,
-			  "policy intent regions %u region_bytes %llu records %lld cleared %lld recovered %llu pinned %u\n",
+			  "policy intent regions %u region_bytes %llu records %lld cleared %lld recovered %llu pinned %u dropped %lld repaired %lld\n",
 			  nr, in->region, atomic64_read(&in->records),
-			  atomic64_read(&in->cleared), in->recovered, pinned);
+			  atomic64_read(&in->cleared), in->recovered, pinned,
+			  atomic64_read(&sbi->pin_dropped),
+			  atomic64_read(&sbi->pin_repaired));
 }

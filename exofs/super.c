@@ -243,6 +243,7 @@ static struct exofs_sb_info *exofs_alloc_sbi(struct super_block *sb,
 	mutex_init(&sbi->sb_mutex);
 	mutex_init(&sbi->alloc_mutex);
 	INIT_WORK(&sbi->sb_work, exofs_sb_work);
+	exofs_pnfs_pins_init(sbi);
 	spin_lock_init(&sbi->fail_lock);
 	spin_lock_init(&sbi->made_lock);
 	INIT_LIST_HEAD(&sbi->made_list);
@@ -494,6 +495,7 @@ static struct inode *exofs_alloc_inode(struct super_block *sb)
 	oi->made_rec = 0;
 	oi->pin_first = 0;
 	oi->pin_count = 0;
+	oi->pin_seq = 0;
 	memset(&oi->i_crtime, 0, sizeof(oi->i_crtime));
 	inode_set_iversion(&oi->vfs_inode, 1);
 	return &oi->vfs_inode;
@@ -560,6 +562,7 @@ static void exofs_put_super(struct super_block *sb)
 	struct exofs_sb_info *sbi = exofs_sb(sb);
 
 	exofs_sysfs_unregister(sbi);
+	exofs_pnfs_pins_flush(sbi);
 	exofs_rebuild_release(sbi);
 	if (!sb_rdonly(sb)) {
 		/* evict_inodes() may have freed inodes since the last sync */

@@ -23,9 +23,12 @@
  *	oda_systemid.
  * LAYOUTCOMMIT: size and mtime (exofs_pnfs_layout_commit()), olu_ioerr_flag
  *	counted.
- * LAYOUTRETURN: the regions of the file's RW layouts leave the intent
- *	record (exofs_pnfs_layout_unpin()); the per-component I/O errors of
- *	lrf_body, each logged and counted.
+ * LAYOUTRETURN: the per-component I/O errors of lrf_body, each logged and
+ *	counted.
+ * A RW layout freed by nfsd (->layout_freed(): returned, or let go without
+ *	a return when its holder expired, was destroyed or did not answer a
+ *	recall): its regions leave the intent record, those of a layout let
+ *	go once their parity is repaired (exofs_pnfs_layout_freed()).
  *
  * Device ids (deviceid4, 16 bytes): nfsd finds the export of a
  * GETDEVICEINFO by the first 8 bytes (its fsid_idx, nfsd4_set_deviceid()),
@@ -77,9 +80,9 @@ static DEFINE_MUTEX(exp_devs_mutex);
 static struct exp_dev *exp_devs[EXP_MAX_DEVS];
 
 /* Counters (read-only module parameters). */
-static atomic64_t exp_cnt[8];
 enum { EXP_LAYOUTGET, EXP_GETDEVINFO, EXP_COMMIT, EXP_RETURN, EXP_IOERR,
-	EXP_IOERR_FLAG, EXP_BAD_BODY, EXP_UNAVAIL };
+	EXP_IOERR_FLAG, EXP_BAD_BODY, EXP_UNAVAIL, EXP_DROPPED, EXP_NR };
+static atomic64_t exp_cnt[EXP_NR];
 
 static int exp_cnt_get(char *buf, const struct kernel_param *kp)
 {
@@ -99,6 +102,7 @@ EXP_COUNTER(ioerr_reports, EXP_IOERR, "component I/O errors reported by clients"
 EXP_COUNTER(ioerr_flags, EXP_IOERR_FLAG, "LAYOUTCOMMITs with olu_ioerr_flag");
 EXP_COUNTER(bad_bodies, EXP_BAD_BODY, "malformed lou_body/lrf_body refused");
 EXP_COUNTER(unavailable, EXP_UNAVAIL, "LAYOUTGETs answered LAYOUTUNAVAILABLE");
+EXP_COUNTER(layouts_dropped, EXP_DROPPED, "RW layouts nfsd freed without a return");
 
 /* ------------------------------------------------------------ devices */
 
@@ -613,9 +617,6 @@ static void exp_proc_layoutreturn(struct inode *inode, struct svc_rqst *rqstp,
 	int ret;
 
 	atomic64_inc(&exp_cnt[EXP_RETURN]);
-	if (lrp->lr_seg.iomode != IOMODE_READ)
-		exofs_pnfs_layout_unpin(inode, lrp->lr_seg.offset,
-					lrp->lr_seg.length);
 	if (!lrp->lrf_body_len)
 		return;
 	ret = pnfs_osd_xdr_decode_layoutreturn(lrp->lrf_body, lrp->lrf_body_len,
@@ -644,6 +645,18 @@ static void exp_proc_layoutreturn(struct inode *inode, struct svc_rqst *rqstp,
 				    errs[i].oer_comp_offset,
 				    errs[i].oer_comp_length, inode->i_ino);
 	kfree(errs);
+}
+
+static void exp_layout_freed(struct inode *inode,
+			     const struct nfsd4_layout_seg *seg, bool returned)
+{
+	if (seg->iomode == IOMODE_READ)
+		return;
+	if (!returned)
+		atomic64_inc(&exp_cnt[EXP_DROPPED]);
+	exofs_pnfs_layout_freed(inode, seg->offset,
+				seg->length == NFS4_MAX_UINT64 ? U64_MAX :
+				seg->length, returned);
 }
 
 /* ------------------------------------------------------------ selftest */
@@ -830,6 +843,7 @@ static const struct nfsd4_layout_ops exp_layout_ops = {
 	.encode_layoutget	= exp_encode_layoutget,
 	.proc_layoutcommit	= exp_proc_layoutcommit,
 	.proc_layoutreturn	= exp_proc_layoutreturn,
+	.layout_freed		= exp_layout_freed,
 };
 
 static int __init exofs_pnfs_init(void)
