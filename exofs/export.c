@@ -322,7 +322,9 @@ void exofs_pnfs_layout_freed(struct inode *inode, u64 start, u64 len,
 	     start + len < (oi->pin_first + oi->pin_count) * rb))
 		goto out;
 	/* nfsd holds the file: igrab() cannot fail */
-	if (!f || !(f->inode = igrab(inode))) {
+	if (f)
+		f->inode = igrab(inode);
+	if (!f || !f->inode) {
 		pr_warn("%s: inode %lu: no memory to let go the regions of a freed pNFS layout: they stay in the intent record until the unmount\n",
 			inode->i_sb->s_id, inode->i_ino);
 		goto out;

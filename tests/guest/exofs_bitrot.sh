@@ -43,18 +43,6 @@ wait_repairs() {
 	done
 }
 
-scrub_check() {
-	local n=0
-	echo check > "$(exofs_sysdir)/scrub" || return 1
-	while sysf scrub | grep -q '^running '; do
-		n=$((n + 1))
-		[ $n -lt 600 ] || return 1
-		sleep 0.2
-	done
-	sysf scrub
-	sysf scrub | grep -q '^done .* mismatches 0 errors 0 '
-}
-
 # one NAME NSTORES MIRRORS TYPE MKFS_ARGS...: TYPE the checksums expected
 one() {
 	local name=$1 n=$2 m=$3 type=$4 f sf ino i
@@ -94,7 +82,7 @@ one() {
 	check "$name: the file reads back right" cmp /tmp/data $M/f
 	check "$name: the block is rewritten (checksum_repairs 1)" wait_repairs 1
 	check "$name: checksum_errors 1" sh -c "[ \$(cat $(exofs_sysdir)/checksum_errors) = 1 ]"
-	check "$name: a scrub check finds nothing" scrub_check
+	check "$name: a scrub check finds nothing" exofs_scrub check
 	check "$name: umount" exofs_umount
 	check "$name: the block on the store is the original again" sh -c \
 		"dd if=$f bs=4096 count=1 2>/dev/null | cmp - /tmp/orig"

@@ -244,6 +244,21 @@ csum_drop() {
 }
 
 exofs_sysdir() { echo /sys/fs/exofs/*; }
+
+# exofs_scrub check|repair: a scrub of the mounted exofs run to its end
+# (at most 120 s), its line printed; true when it found nothing.
+exofs_scrub() {
+	local n=0 d
+	d=$(exofs_sysdir)
+	echo "$1" > "$d/scrub" || return 1
+	while grep -q '^running ' "$d/scrub"; do
+		n=$((n + 1))
+		[ $n -lt 600 ] || return 1
+		sleep 0.2
+	done
+	cat "$d/scrub"
+	grep -q '^done .* mismatches 0 errors 0 ' "$d/scrub"
+}
 # exofs_store_state I: the state of store I (sysfs stores: ok, failed, ...)
 exofs_store_state() { sed -n "s/^$1 \([a-z]*\) .*/\1/p" "$(exofs_sysdir)/stores"; }
 # exofs_rebuild_line: sysfs rebuild ("running store 1 objects ...")

@@ -11,7 +11,11 @@
 # clear passes, which take out the regions of the MDS's own writes after
 # 5-10 s idle; they leave the record once the client closes the file (its
 # layout returned); with exofs_pnfs's record_layouts off a second held
-# file's region leaves the record (the hole these checks catch); a 24 MiB
+# file's region leaves the record (the hole these checks catch); a client
+# expired by nfsd while it holds a third file open, torn on a store by
+# hand, has its layout freed without a return: the MDS repairs the region
+# before it leaves the record, a scrub check then finds nothing (with
+# record_layouts 0 first: the scrub finds the tear); a 24 MiB
 # file written back at once takes one layout covering what the client
 # asks for, one written 1 MiB at a time with an fdatasync after each
 # layouts over growing ranges (1, 2, 4, 8 regions), both read back right
@@ -20,7 +24,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 21
+ktap_plan 28
 
 . /ore/tests/pnfs_lib.sh
 c4=/tmp/nfs4
@@ -84,6 +88,55 @@ check "with record_layouts 0 the held file's region is gone from the record afte
 	[ -e /tmp/held0.written ] && ! grep -q ' regions [1-9]' $(exofs_sysdir)/intent"
 pnfs_unhold
 echo 1 > $PP/record_layouts
+
+# A client that goes away holding a RW layout (its lease expired, it
+# rebooted: here nfsd expires it, /proc/fs/nfsd/clients/N/ctl) may have
+# died mid-write: nfsd frees its layout without a return, and the MDS
+# repairs the layout's regions before they leave the record. The tear is
+# made by hand: bytes of a component of the held file changed on its store
+# (a data write that reached its store, the parity's not). With
+# record_layouts 0 (no pins, nothing to repair) the tear stays: the scrub
+# finds it (the hole this catches), and repairs it for what follows.
+# torn NAME: hold a copy of /tmp/big as NAME, change 16 bytes of its
+# component 0 on its store, expire the client (it recovers its state)
+torn() {
+	local ino
+
+	pnfs_hold /tmp/big "$1"
+	[ -e /tmp/$1.written ] || { echo "$1 not written"; return 1; }
+	ino=$(stat -c %i $E/$1) || return 1
+	flip "$(comp_file $ino 4 0 1)" || return 1
+	ls /proc/fs/nfsd/clients/*/ctl > /tmp/ctls || return 1
+	diag "$1: inode $ino; $(intent); expiring $(wc -l < /tmp/ctls) NFSv4 client(s)"
+	while read -r c; do echo expire > "$c" || return 1; done < /tmp/ctls
+}
+torn_released() {
+	local n=0
+	while [ "$(field pinned)" != 0 ] || [ "$(field repaired)" != 1 ]; do
+		n=$((n + 1))
+		[ $n -lt 300 ] || return 1
+		sleep 0.1
+	done
+}
+echo 0 > $PP/record_layouts
+check "record_layouts 0: a client holding a RW layout of a file torn on a store expires" torn torn0
+pnfs_unhold
+diag "$(intent); layouts_dropped $(cat $PP/layouts_dropped)"
+scrub_finds() { ! exofs_scrub check; }
+mend() { exofs_scrub repair > /dev/null; exofs_scrub check; }
+check "record_layouts 0: a scrub check finds the torn stripe" scrub_finds
+check "a scrub repair mends it" mend
+echo 1 > $PP/record_layouts
+d0=$(cat $PP/layouts_dropped)
+check "a client holding a RW layout of a file torn on a store expires" torn torn
+check "nfsd let its layout go: the regions repaired, then out of the record" torn_released
+pnfs_unhold
+diag "$(intent); layouts_dropped $d0 -> $(cat $PP/layouts_dropped)"
+dmesg | grep 'without a return' | sed 's/^/# /'
+check "the MDS logged the repair of the tear" sh -c "
+	dmesg | grep -q 'without a return: \[0, [0-9]*) repaired ([1-9][0-9]* pages differed)' &&
+	[ $(cat $PP/layouts_dropped) -gt $d0 ]"
+check "a scrub check finds nothing" exofs_scrub check
 
 # A file written back at once: its layout covers what the client asks
 # for (the bytes it has cached), one LAYOUTGET.
