@@ -62,9 +62,14 @@ struct exofs_csum_fix {
  */
 int exofs_csum_enable_store(struct exofs_sb_info *sbi, struct ore_store *store)
 {
+	int err;
+
 	if (!sbi->csum_on)
 		return 0;
-	return ore_file_store_enable_csum(store, sbi->csum_type);
+	err = ore_file_store_enable_csum(store, sbi->csum_type);
+	if (!err && sbi->csum_side)
+		err = ore_file_store_no_heads(store);
+	return err;
 }
 
 /**
@@ -85,6 +90,7 @@ int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat, u32 type)
 	if (!sbi->csum_on)
 		return 0;
 	sbi->csum_type = type;
+	sbi->csum_side = ro_compat & EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE;
 	if (!sbi->intent_on) {
 		pr_err("%s: data checksums without the intent record: a crash could leave checksums that do not match their data\n",
 		       sbi->sb->s_id);
@@ -160,7 +166,8 @@ static void exofs_csum_fix_work(struct work_struct *work)
 	struct exofs_i_info *oi;
 	struct inode *inode;
 	u64 off, end, found = 0;
-	int err = -EROFS;
+	bool dropped = false;
+	int err = 0;
 
 	/* every exofs inode is hashed, the internal ones too; gone: done */
 	inode = ilookup(sb, fix->ino);
@@ -173,9 +180,14 @@ static void exofs_csum_fix_work(struct work_struct *work)
 	off = rounddown(fix->offset, l->stripe_length);
 	end = roundup(fix->offset + fix->length, l->stripe_length);
 	inode_lock(inode);
+	/* a pNFS client holding a layout writes the stores: none meanwhile */
+	if (S_ISREG(inode->i_mode))
+		err = exofs_break_layouts(inode, &dropped);
 	exofs_wb_exclude(inode);
-	if (!READ_ONCE(sbi->csum_fix_off) && !sb_rdonly(sb) &&
-	    !sbi->degraded) {
+	if (!err && (READ_ONCE(sbi->csum_fix_off) || sb_rdonly(sb) ||
+		     sbi->degraded))
+		err = -EROFS;
+	if (!err) {
 		end = min(end, exofs_scrub_extent(sbi, &oi->oc));
 		err = off < end ? ore_scrub(l, &oi->oc, off, end - off, 0,
 					    &found, exofs_io_error, &io) : 0;
@@ -205,20 +217,44 @@ static void exofs_csum_fix_work(struct work_struct *work)
 void exofs_csum_repair(struct inode *inode, const struct ore_io_state *ios,
 		       int err)
 {
+	if (err)
+		atomic64_add(ios->csum_errors,
+			     &exofs_sb(inode->i_sb)->cnt.csum_unrepaired);
+	else
+		exofs_csum_repair_range(inode, ios->offset, ios->length,
+					ios->csum_errors);
+}
+
+/**
+ * exofs_csum_repair_range - rewrite from the redundancy what fails its
+ *	checksum in a range of a file
+ * @inode: the file (or directory)
+ * @offset: the first byte of the range
+ * @length: its bytes
+ * @errors: the component reads there that failed their checksum (counted
+ *	as unrepaired when the repair cannot run)
+ *
+ * Queues a scrub of the stripes of the range that rewrites the blocks
+ * failing their checksum (see the top of this file), after the file's
+ * pNFS layouts are recalled. Any context.
+ */
+void exofs_csum_repair_range(struct inode *inode, u64 offset, u64 length,
+			     u32 errors)
+{
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
 	struct exofs_csum_fix *fix = NULL;
 	unsigned long flags;
 	bool queued = false;
 
-	if (!err && sbi->csum_wq)
+	if (sbi->csum_wq)
 		fix = kzalloc(sizeof(*fix), GFP_ATOMIC);
 	if (fix) {
 		INIT_WORK(&fix->work, exofs_csum_fix_work);
 		fix->sb = inode->i_sb;
 		fix->ino = inode->i_ino;
-		fix->offset = ios->offset;
-		fix->length = ios->length;
-		fix->errors = ios->csum_errors;
+		fix->offset = offset;
+		fix->length = length;
+		fix->errors = errors;
 		/* not once exofs_csum_pause() has flushed the queue */
 		spin_lock_irqsave(&sbi->csum_lock, flags);
 		if (!sbi->csum_fix_off)
@@ -228,8 +264,9 @@ void exofs_csum_repair(struct inode *inode, const struct ore_io_state *ios,
 			return;
 		kfree(fix);
 	}
-	atomic64_add(ios->csum_errors, &sbi->cnt.csum_unrepaired);
+	atomic64_add(errors, &sbi->cnt.csum_unrepaired);
 }
+EXPORT_SYMBOL_GPL(exofs_csum_repair_range);
 
 /**
  * exofs_csum_counts - checksum errors or repairs of the mount, for sysfs

@@ -304,6 +304,7 @@ struct exofs_sb_info {
 	bool intent_on;
 	struct exofs_intent *intent;
 	bool csum_on;
+	bool csum_side;			/* EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE */
 	u32 csum_type;
 	struct workqueue_struct *csum_wq;
 	spinlock_t csum_lock;		/* irq safe: taken at I/O completion */
@@ -434,6 +435,7 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 /* export.c */
 extern const struct export_operations exofs_export_ops;
 int exofs_pnfs_layout_prepare(struct inode *inode);
+const char *exofs_pnfs_csum_check(struct exofs_sb_info *sbi);
 int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 len,
 			  u64 *start, u64 *end);
 void exofs_pnfs_layout_freed(struct inode *inode, u64 start, u64 len,
@@ -465,6 +467,7 @@ void exofs_stores_space(struct exofs_sb_info *sbi, u64 *total, u64 *free,
 			u64 *avail);
 
 /* inode.c */
+int exofs_break_layouts(struct inode *inode, bool *dropped);
 struct folio *exofs_get_record(struct super_block *sb, unsigned long ino,
 			       struct exofs_inode **rec);
 struct inode *exofs_iget(struct super_block *sb, unsigned long ino);
@@ -545,6 +548,8 @@ int exofs_csum_start(struct exofs_sb_info *sbi, u32 ro_compat, u32 type);
 void exofs_csum_pause(struct exofs_sb_info *sbi);
 void exofs_csum_resume(struct exofs_sb_info *sbi);
 void exofs_csum_stop(struct exofs_sb_info *sbi);
+void exofs_csum_repair_range(struct inode *inode, u64 offset, u64 length,
+			     u32 errors);
 void exofs_csum_repair(struct inode *inode, const struct ore_io_state *ios,
 		       int err);
 u64 exofs_csum_counts(struct exofs_sb_info *sbi, bool repairs);

@@ -346,6 +346,35 @@ out:
 }
 EXPORT_SYMBOL_GPL(exofs_pnfs_layout_freed);
 
+/**
+ * exofs_pnfs_csum_check - can pNFS clients keep the data checksums?
+ * @sbi: the filesystem
+ *
+ * A client keeps them in the side files of the components it writes and
+ * verifies what it reads against them, through its NFSv3 mounts of the
+ * data servers: it cannot see heads (extended attributes), so the
+ * filesystem must have none (EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE), and the
+ * MDS must see the clients' side files as they write them: its stores
+ * not over NFS, whose client caches their pages.
+ *
+ * Return: NULL when layouts can be handed out, else why not.
+ */
+const char *exofs_pnfs_csum_check(struct exofs_sb_info *sbi)
+{
+	u32 i;
+
+	if (!sbi->csum_on)
+		return NULL;
+	if (!sbi->csum_side)
+		return "data checksums in heads (extended attributes), which clients cannot see: mkfs.exofs --checksum-heads no";
+	for (i = 0; i < sbi->num_stores; i++)
+		if (sbi->ore_stores[i] &&
+		    ore_file_store_on_nfs(sbi->ore_stores[i]))
+			return "data checksums and a store over NFS, whose cached side files would not show the clients' checksums";
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(exofs_pnfs_csum_check);
+
 /* Regions of the intent record one file's RW layouts may hold: all pins */
 #define EXOFS_PNFS_PIN_MAX	(EXOFS_INTENT_MAX / 2)
 

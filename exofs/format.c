@@ -102,15 +102,18 @@ static const char *exofs_devtable_check(const void *sb, u32 n, u32 idx)
 
 /*
  * Data checksums: a known type with the CSUM feature, which needs INTENT;
- * no type without it.
+ * no type without it; CSUM_SIDE only with CSUM.
  */
 static const char *exofs_csum_feature_check(const struct exofs_fsb *fsb)
 {
 	u32 ro_compat = le32_to_cpu(fsb->s_feature_ro_compat);
 	u32 type = le32_to_cpu(fsb->s_csum_type);
 
-	if (!(ro_compat & EXOFS_FEATURE_RO_COMPAT_CSUM))
+	if (!(ro_compat & EXOFS_FEATURE_RO_COMPAT_CSUM)) {
+		if (ro_compat & EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE)
+			return "CSUM_SIDE without the CSUM feature";
 		return type ? "s_csum_type set without the CSUM feature" : NULL;
+	}
 	if (!(ro_compat & EXOFS_FEATURE_RO_COMPAT_INTENT))
 		return "data checksums (CSUM) without the intent record (INTENT)";
 	if (type != ORE_CSUM_XXH64 && type != ORE_CSUM_CRC32C)

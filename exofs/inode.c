@@ -589,7 +589,7 @@ static int exofs_truncate(struct inode *inode, loff_t size)
  * return). nfsd's threads do not wait (see exofs_file_write_iter()): they
  * get -EWOULDBLOCK, which nfsd answers with NFS4ERR_DELAY.
  */
-static int exofs_break_layouts(struct inode *inode, bool *dropped)
+int exofs_break_layouts(struct inode *inode, bool *dropped)
 {
 	int err;
 

@@ -213,8 +213,10 @@ static int ore_repair_sub(struct ore_io_state *ios, struct ore_sub *sub)
 	struct page **pages;
 	int err = -EIO;
 
-	if (bad)
-		ios->csum_errors++;
+	if (bad && !ios->csum_errors++) {
+		ios->csum_comp = sub->comp;
+		ios->csum_offset = sub->sio.offset;
+	}
 
 	pages = kcalloc(n, sizeof(*pages), GFP_NOIO);
 	if (!pages)

@@ -64,6 +64,7 @@
 #include <linux/mount.h>
 #include <linux/stat.h>
 #include <linux/uio.h>
+#include <linux/pagemap.h>
 #include <linux/cred.h>
 #include <linux/errseq.h>
 #include <linux/hashtable.h>
@@ -1628,6 +1629,80 @@ int ore_file_store_enable_csum(struct ore_store *store, u32 type)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ore_file_store_enable_csum);
+
+/**
+ * ore_file_store_no_heads - keep every checksum entry in the side files
+ * @store: a store of ore_file_store_open(), before its first request
+ *
+ * No object of @store gets a head (ORE_FILE_CSUM_XATTR): the entries of
+ * its first ORE_FILE_CSUM_HEAD blocks go to its side file with the others,
+ * as on a store without user extended attributes. For a store that other
+ * users reach over NFS (pNFS clients), which cannot see heads. An object
+ * that has a head already is not read right then: the user makes sure
+ * none has (EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE).
+ *
+ * Return: 0, or -EINVAL for another kind of store.
+ */
+int ore_file_store_no_heads(struct ore_store *store)
+{
+	if (store->ops != &ore_file_store_ops)
+		return -EINVAL;
+	WRITE_ONCE(to_file_store(store)->no_head, true);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ore_file_store_no_heads);
+
+/**
+ * ore_file_store_on_nfs - is a file store's directory on an NFS mount?
+ * @store: any store
+ *
+ * Return: true for a file store over NFS (its files' pages are cached by
+ * the NFS client: what other clients write there is seen late).
+ */
+bool ore_file_store_on_nfs(struct ore_store *store)
+{
+	return store->ops == &ore_file_store_ops &&
+	       file_inode(to_file_store(store)->dir)->i_sb->s_magic ==
+	       NFS_SUPER_MAGIC;
+}
+EXPORT_SYMBOL_GPL(ore_file_store_on_nfs);
+
+/**
+ * ore_file_store_forget - let go what a file store caches of an object
+ * @store: a file store (another kind: nothing done)
+ * @oid: the object
+ *
+ * For a store that others write too (a pNFS client's data server, which
+ * the MDS and other clients write between two of this client's layouts):
+ * the object's open files are closed, and its side file's attributes
+ * fetched again and its cached pages dropped, so that the next request
+ * reads the checksums as they are now (an NFS client keeps an open
+ * file's pages until its attributes time out). Process context.
+ */
+void ore_file_store_forget(struct ore_store *store, u64 oid)
+{
+	struct ore_file_store *fs;
+	struct ore_file_obj *fo;
+	struct file *cf;
+	struct kstat st;
+
+	if (store->ops != &ore_file_store_ops)
+		return;
+	fs = to_file_store(store);
+	spin_lock(&fs->lock);
+	fo = ore_file_lookup(fs, oid);
+	spin_unlock(&fs->lock);
+	if (!fo)
+		return;
+	cf = READ_ONCE(fo->csum_file);
+	if (cf) {
+		vfs_getattr(&cf->f_path, &st, STATX_SIZE, AT_STATX_FORCE_SYNC);
+		invalidate_inode_pages2(cf->f_mapping);
+	}
+	ore_file_obj_put(fo, false);	/* the lookup's */
+	ore_file_forget(fs, oid);
+}
+EXPORT_SYMBOL_GPL(ore_file_store_forget);
 
 static const struct ore_store_ops ore_file_store_ops = {
 	.submit		= ore_file_submit,

@@ -123,6 +123,10 @@ int exofs_obj_open(const struct exofs_stores *st, uint64_t oid, int flags,
 	if (err)
 		goto fail_close;
 	if (st->csum_type) {
+		uint32_t c;
+
+		for (c = 0; c < l->num_comps; c++)
+			o->comps[c].no_head = st->csum_side;
 		err = exofs_obj_open_csum(o, flags);
 		if (err)
 			goto fail_csum;
@@ -186,6 +190,14 @@ uint64_t exofs_obj_size_bound(const struct exofs_obj *o)
 			bound = end;
 	}
 	return bound;
+}
+
+int exofs_sb_csum_side(const void *sb)
+{
+	const struct exofs_fsb *fsb = sb;
+
+	return !!(le32toh(fsb->s_feature_ro_compat) &
+		  EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE);
 }
 
 uint32_t exofs_sb_csum_type(const void *sb)

@@ -25,12 +25,15 @@
  *	of their components, of this type, up to date: in the head (the
  *	attribute ORE_FILE_CSUM_XATTR of the component file) and the side
  *	file (ore_user.h)
+ * @csum_side: with @csum_type, EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE: no
+ *	component has a head, the side file holds every entry
  */
 struct exofs_stores {
 	uint32_t n;
 	const char **dirs;
 	struct ore_layout layout;
 	uint32_t csum_type;
+	int csum_side;
 };
 
 /**
@@ -88,6 +91,12 @@ uint64_t exofs_obj_size_bound(const struct exofs_obj *o);
  * else 0; what &exofs_stores.csum_type takes.
  */
 uint32_t exofs_sb_csum_type(const void *sb);
+
+/*
+ * exofs_sb_csum_side - does superblock @sb have
+ * EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE (what &exofs_stores.csum_side takes)?
+ */
+int exofs_sb_csum_side(const void *sb);
 
 /* exofs_uuid_str - "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" into @buf[37]. */
 void exofs_uuid_str(const uint8_t *uuid, char *buf);

@@ -629,6 +629,7 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	f->csum = exofs_sb_csum_type(ref);
 	/* with --repair, the writes keep the side files up to date */
 	f->st.csum_type = f->csum;
+	f->st.csum_side = exofs_sb_csum_side(ref);
 	memcpy(f->uuid, ref->s_uuid, EXOFS_UUID_SIZE);
 	exofs_uuid_str(ref->s_uuid, u1);
 	info("filesystem %s: %u stores, raid%u su %u gw %u depth %u groups %u mirrors_p1 %u, event %llu, %s",
@@ -637,13 +638,14 @@ static int check_superblocks(struct fsck *f, char **dirs, uint32_t n)
 	     f->st.layout.group_count, f->st.layout.mirrors_p1,
 	     (unsigned long long)le64toh(ref->s_event),
 	     f->state == EXOFS_STATE_CLEAN ? "clean" : "dirty");
-	info("features:%s%s%s%s%s%s%s",
+	info("features:%s%s%s%s%s%s%s%s",
 	     f->lazy_comps ? "" : " components",
 	     f->sized ? " sized" : "",
 	     f->intent ? " intent" : "",
 	     f->csum ? " csum (data checksums, " : "",
 	     f->csum ? ore_user_csum_name(f->csum) : "",
 	     f->csum ? ")" : "",
+	     f->st.csum_side ? " csum_side (no heads)" : "",
 	     f->lazy_comps && !f->intent && !f->csum ? " none" : "");
 	/* with the intent record, the mount repairs what a crash left */
 	if (f->state != EXOFS_STATE_CLEAN && f->intent)
@@ -1503,15 +1505,18 @@ static void check_side_file(struct fsck *f, const char *dir, const char *name,
 
 /*
  * The head (extended attribute ORE_FILE_CSUM_XATTR) of the object file
- * @name of object @oid in store @dir: only with data checksums, never of
- * a per-store object (whether it is well formed, check_csums() sees).
+ * @name of object @oid in store @dir: only with data checksums kept in
+ * heads (not with CSUM_SIDE: the kernel and pNFS clients would not read
+ * it), never of a per-store object (whether it is well formed,
+ * check_csums() sees).
  */
 static void check_head_place(struct fsck *f, const char *dir,
 			     const char *name, uint64_t oid)
 {
 	char path[4096];
 
-	if (f->csum && oid != EXOFS_SUPER_OID && oid != EXOFS_INTENT_OID)
+	if (f->csum && !f->st.csum_side && oid != EXOFS_SUPER_OID &&
+	    oid != EXOFS_INTENT_OID)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	/* none, or none possible (not a regular file, no user xattrs) */
@@ -1520,6 +1525,9 @@ static void check_head_place(struct fsck *f, const char *dir,
 	if (!f->csum)
 		warning("store %s: object %s has a checksum head (extended attribute " ORE_FILE_CSUM_XATTR ") on a filesystem without data checksums (no CSUM feature)",
 			dir, name);
+	else if (oid != EXOFS_SUPER_OID && oid != EXOFS_INTENT_OID)
+		error("store %s: object %s has a checksum head (extended attribute " ORE_FILE_CSUM_XATTR ") on a filesystem that keeps its checksums in side files only (CSUM_SIDE): the kernel and pNFS clients do not read it",
+		      dir, name);
 	else
 		warning("store %s: object %s has a checksum head (extended attribute " ORE_FILE_CSUM_XATTR "), a per-store object (they have none)",
 			dir, name);

@@ -41,7 +41,7 @@
 #define PROG	"mkfs.exofs"
 
 enum { O_RAID = 256, O_SU, O_GW, O_GD, O_GC, O_MIRRORS, O_MAXINO, O_LAZY,
-       O_ALL_COMPS, O_REPLACE, O_POLICY, O_CSUM };
+       O_ALL_COMPS, O_REPLACE, O_POLICY, O_CSUM, O_CSUM_HEADS };
 
 static void usage(FILE *f)
 {
@@ -87,6 +87,13 @@ static void usage(FILE *f)
 "                         the redundancy); xxh64 (the default with the\n"
 "                         intent policy, the faster) or crc32c; needs the\n"
 "                         intent policy\n"
+"  --checksum-heads yes|no\n"
+"                         yes (the default): the checksums of the first 64\n"
+"                         KiB of each component in an extended attribute\n"
+"                         of its file (no side file for small files); no:\n"
+"                         every checksum in side files, what pNFS clients\n"
+"                         (NFSv3 data servers, no extended attributes) can\n"
+"                         keep: needed for the objects layout with checksums\n"
 "  --replace INDEX        make a replacement store for store INDEX (needs\n"
 "                         --uuid; no layout options)\n"
 "  -L, --label LABEL      volume label (up to 32 bytes)\n"
@@ -339,6 +346,7 @@ struct mkfs_opts {
 	int force, quiet, have_uuid, lazy, all_comps, layout_opts;
 	int policy;		/* -1 default, 0 none, 1 intent */
 	int csum;		/* -1 default, 0 none, else ORE_CSUM_* */
+	int csum_heads;		/* 1 (default) or 0: CSUM_SIDE */
 	int64_t replace;	/* --replace INDEX, or -1 */
 };
 
@@ -402,6 +410,7 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 		{ "replace", required_argument, NULL, O_REPLACE },
 		{ "consistency-policy", required_argument, NULL, O_POLICY },
 		{ "checksum", required_argument, NULL, O_CSUM },
+		{ "checksum-heads", required_argument, NULL, O_CSUM_HEADS },
 		{ "label", required_argument, NULL, 'L' },
 		{ "uuid", required_argument, NULL, 'U' },
 		{ "force", no_argument, NULL, 'f' },
@@ -470,6 +479,18 @@ static int parse_options(int argc, char **argv, struct mkfs_opts *o)
 				o->csum = 0;
 			} else {
 				fprintf(stderr, PROG ": --checksum: '%s' is not xxh64, crc32c or none\n",
+					optarg);
+				return -1;
+			}
+			o->layout_opts = 1;
+			break;
+		case O_CSUM_HEADS:
+			if (!strcmp(optarg, "yes")) {
+				o->csum_heads = 1;
+			} else if (!strcmp(optarg, "no")) {
+				o->csum_heads = 0;
+			} else {
+				fprintf(stderr, PROG ": --checksum-heads: '%s' is not yes or no\n",
 					optarg);
 				return -1;
 			}
@@ -628,6 +649,11 @@ static int build_layout(struct mkfs_opts *o, struct exofs_stores *st)
 		return 1;
 	}
 	st->csum_type = mkfs_csum(o, st);
+	if (!o->csum_heads && !st->csum_type) {
+		fprintf(stderr, PROG ": --checksum-heads no: the filesystem keeps no data checksums\n");
+		return 1;
+	}
+	st->csum_side = !o->csum_heads;
 	return 0;
 }
 
@@ -807,6 +833,8 @@ static uint32_t mkfs_ro_compat(const struct mkfs_opts *o,
 		f |= EXOFS_FEATURE_RO_COMPAT_INTENT;
 	if (mkfs_csum(o, st))
 		f |= EXOFS_FEATURE_RO_COMPAT_CSUM;
+	if (st->csum_side)
+		f |= EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE;
 	return f;
 }
 
@@ -879,7 +907,8 @@ static void print_summary(const struct mkfs_opts *o,
 	printf("layout: %u components per object over %u stores, %llu data bytes per stripe\n",
 	       l->num_comps, st->n, (unsigned long long)l->stripe_length);
 	printf("consistency policy: %s\n", mkfs_intent(o, st) ? "intent" : "none");
-	printf("checksums: %s\n", ore_user_csum_name(mkfs_csum(o, st)));
+	printf("checksums: %s%s\n", ore_user_csum_name(mkfs_csum(o, st)),
+	       st->csum_side ? " (side files only, no heads)" : "");
 	printf("stores (device table order, mount -o stores= in this order):\n");
 	for (i = 0; i < st->n; i++) {
 		exofs_uuid_str(store_uuid[i], ustr);
@@ -953,6 +982,7 @@ int main(int argc, char **argv)
 		.replace = -1,
 		.policy = -1,
 		.csum = -1,
+		.csum_heads = 1,
 	};
 	uint8_t (*store_uuid)[EXOFS_UUID_SIZE];
 	struct exofs_stores st;

@@ -915,7 +915,7 @@ static int comp_size(const struct ore_user_comp *c, uint64_t *size)
 
 static int comp_has_head(const struct ore_user_comp *c)
 {
-	return c->fd >= 0 && !c->base;
+	return c->fd >= 0 && !c->base && !c->no_head;
 }
 
 /*

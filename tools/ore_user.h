@@ -30,10 +30,13 @@
  * struct ore_user_comp - where one component of the object lives
  * @fd: open file descriptor, %ORE_USER_MISSING or %ORE_USER_EMPTY
  * @base: byte offset of the component's object offset 0 inside @fd
+ * @no_head: keep every checksum entry in the side file, none in a head
+ *	(a store that pNFS clients reach over NFS: EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE)
  */
 struct ore_user_comp {
 	int fd;
 	uint64_t base;
+	int no_head;
 };
 
 /**

@@ -14,7 +14,8 @@
  *	layout, on a filesystem with an intent record, the regions the file
  *	holds in the record for it (exofs_pnfs_layout_pin(): the write hole),
  *	else the whole file. A RW layout of a degraded (read-only)
- *	filesystem, a layout of a checksummed one, or of one whose stores
+ *	filesystem, a layout of a checksummed one that keeps heads or has a
+ *	store over NFS (exofs_pnfs_csum_check()), or of one whose stores
  *	have no data-server address yet, is unavailable: the client does its
  *	I/O through the MDS.
  * GETDEVICEINFO: the device address of one store, from the table in
@@ -375,22 +376,23 @@ static __be32 exp_proc_layoutget(struct svc_rqst *rqstp, struct inode *inode,
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
 	struct nfsd4_deviceid devid;
 	struct exp_body *body = NULL;
+	const char *why;
 	__be32 nfserr;
 	int err;
 
 	if (!S_ISREG(inode->i_mode))
 		goto unavail;
 	/*
-	 * The clients' ORE does not keep the checksums of the stores (the
-	 * layout cannot say it should, and their NFSv3 mounts of the data
-	 * servers cannot read the heads, extended attributes): with
-	 * checksums they write through the MDS, and read through it too,
-	 * where every block is verified and a bad one rebuilt. A layout
-	 * for reads would hand them unverified bytes, bitrot included.
+	 * With data checksums the clients' ORE keeps them in the side
+	 * files, which it reaches over NFSv3: only a filesystem without
+	 * heads and with local stores (exofs_pnfs_csum_check()); else the
+	 * clients do their I/O through the MDS, where every block is
+	 * verified (a read layout would hand them unverified bytes).
 	 */
-	if (sbi->csum_on) {
-		pr_info_once("exofs_pnfs: %pUb: data checksums on: no layouts, clients do their I/O through the MDS (mkfs.exofs --checksum none for pNFS)\n",
-			     &sbi->uuid);
+	why = exofs_pnfs_csum_check(sbi);
+	if (why) {
+		pr_info_once("exofs_pnfs: %pUb: no layouts, clients do their I/O through the MDS: %s\n",
+			     &sbi->uuid, why);
 		goto unavail;
 	}
 	if (lgp->lg_seg.iomode == IOMODE_RW &&
@@ -613,7 +615,7 @@ static void exp_proc_layoutreturn(struct inode *inode, struct svc_rqst *rqstp,
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
 	struct pnfs_osd_xdr_err xerr = {};
 	struct pnfs_osd_ioerr *errs;
-	u32 n = 0, i;
+	u32 n = 0, i, reads = 0;
 	int ret;
 
 	atomic64_inc(&exp_cnt[EXP_RETURN]);
@@ -636,6 +638,16 @@ static void exp_proc_layoutreturn(struct inode *inode, struct svc_rqst *rqstp,
 		return;
 	ret = pnfs_osd_xdr_decode_layoutreturn(lrp->lrf_body, lrp->lrf_body_len,
 					       errs, n, &n, &xerr);
+	for (i = 0; ret >= 0 && i < n; i++)
+		reads += !errs[i].oer_iswrite;
+	/*
+	 * A client's read error may be a block failing its checksum, which
+	 * it rebuilt but does not rewrite (it does not hold the stripes):
+	 * the MDS rewrites what fails in the file (its offsets are not in
+	 * the report, only the component's), once its layouts are back.
+	 */
+	if (reads && sbi->csum_on)
+		exofs_csum_repair_range(inode, 0, i_size_read(inode), reads);
 	for (i = 0; ret >= 0 && i < n && i < EXP_MAX_REPORTED; i++)
 		pr_warn_ratelimited("exofs_pnfs: %pUb: client %s error %u on object 0x%llx store %d, component bytes %llu+%llu (inode %lu)\n",
 				    &sbi->uuid, errs[i].oer_iswrite ? "write" : "read",

@@ -180,10 +180,21 @@ struct exofs_intent_ent {
  * missing ones for lost, hence ro there.
  */
 #define EXOFS_FEATURE_RO_COMPAT_SIZED		0x8U
+/*
+ * CSUM_SIDE (with CSUM): every entry of a striped object's component is in
+ * its side file: no component has a head (the extended attribute
+ * ORE_FILE_CSUM_XATTR). What pNFS clients, which reach the stores over
+ * NFSv3 (no extended attributes), can keep: the objects layout is handed
+ * out for a checksummed filesystem only with it (mkfs.exofs
+ * --checksum-heads no). A kernel without the bit would make heads the
+ * clients cannot see, hence ro there.
+ */
+#define EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE	0x10U
 #define EXOFS_FEATURE_RO_COMPAT_SUPP	(EXOFS_FEATURE_RO_COMPAT_COMPONENTS | \
 					 EXOFS_FEATURE_RO_COMPAT_INTENT | \
 					 EXOFS_FEATURE_RO_COMPAT_CSUM | \
-					 EXOFS_FEATURE_RO_COMPAT_SIZED)
+					 EXOFS_FEATURE_RO_COMPAT_SIZED | \
+					 EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE)
 
 /* Values of s_state */
 #define EXOFS_STATE_CLEAN	1	/* cleanly unmounted: counters exact */

@@ -163,6 +163,9 @@ struct ore_store *ore_bdev_store_open_file(struct file *bdev_file, u64 start,
 int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start,
 			       u32 type);
 int ore_file_store_enable_csum(struct ore_store *store, u32 type);
+int ore_file_store_no_heads(struct ore_store *store);
+bool ore_file_store_on_nfs(struct ore_store *store);
+void ore_file_store_forget(struct ore_store *store, u64 oid);
 int ore_store_statfs(struct ore_store *store, struct kstatfs *buf);
 struct ore_store *ore_missing_store_create(const char *name);
 struct ore_store *ore_replace_store_create(struct ore_store *primary,
@@ -292,6 +295,9 @@ enum ore_io_kind {
  * @csum_errors: component reads that failed their checksum (with or
  *	without @rewrite_bad; without it, the caller may do the I/O again
  *	with the stripes held to tell a race from a bad block)
+ * @csum_comp: with @csum_errors, the first component read that failed
+ *	its checksum
+ * @csum_offset: its object offset
  * @nospc: a component write failed with -ENOSPC (a full store, not a
  *	broken one: the user may retry instead of failing the store). Says
  *	nothing of the other components: ore_check_io() gives each failed
@@ -324,6 +330,8 @@ struct ore_io_state {
 	u64 failed_offset;
 	u32 nr_failed;
 	u32 csum_errors;
+	u32 csum_comp;
+	u64 csum_offset;
 	bool nospc;
 	u32 stats_r4w_pages;
 	u32 stats_reads;

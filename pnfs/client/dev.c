@@ -91,6 +91,36 @@ static int ol_read_sb(struct ore_store *store, struct page *page)
 }
 
 /* Open the store directory @path and learn its UUIDs from its superblock. */
+/*
+ * A checksummed filesystem (EXOFS_FEATURE_RO_COMPAT_CSUM): with every
+ * entry in side files (CSUM_SIDE), the store keeps them as the MDS's
+ * stores do, of the filesystem's type: writes store them, reads verify
+ * them (a block that fails is rebuilt from the redundancy and reported to
+ * the MDS, not rewritten here). With heads, which this mount cannot see,
+ * the MDS hands out no layout: the store keeps none.
+ */
+static int ol_store_csum(struct ol_store *s, const struct exofs_fsb *fsb)
+{
+	u32 ro_compat = le32_to_cpu(fsb->s_feature_ro_compat);
+	int err;
+
+	if (!(ro_compat & EXOFS_FEATURE_RO_COMPAT_CSUM))
+		return 0;
+	if (!(ro_compat & EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE)) {
+		pr_info("store %s: data checksums in heads (extended attributes), which this mount cannot see: the MDS hands out no layout for it\n",
+			s->path);
+		return 0;
+	}
+	err = ore_file_store_enable_csum(s->store,
+					 le32_to_cpu(fsb->s_csum_type));
+	if (!err)
+		err = ore_file_store_no_heads(s->store);
+	if (err)
+		pr_err("store %s: cannot keep its data checksums: %d\n",
+		       s->path, err);
+	return err;
+}
+
 static struct ol_store *ol_store_open(const char *path)
 {
 	struct ore_layout layout;
@@ -126,6 +156,9 @@ static struct ol_store *ol_store_open(const char *path)
 	import_uuid(&s->fs_uuid, fsb->s_uuid);
 	import_uuid(&s->store_uuid, fsb->s_store_uuid);
 	s->index = le32_to_cpu(fsb->s_store_index);
+	err = ol_store_csum(s, fsb);
+	if (err)
+		goto out_put;
 	__free_page(page);
 	return s;
 

@@ -73,6 +73,8 @@ OL_COUNTER(layouts, OL_LAYOUTS, "layout segments decoded");
 OL_COUNTER(devices, OL_DEVICES, "device addresses decoded");
 OL_COUNTER(no_store, OL_NO_STORE, "devices with no local store");
 OL_COUNTER(r4w_hits, OL_R4W_HITS, "read-4-write pages found in the page cache");
+OL_COUNTER(csum_errors, OL_CSUM_ERRORS,
+	   "I/Os that read a block failing its checksum (rebuilt, reported)");
 OL_COUNTER(slot_waits, OL_SLOT_WAITS,
 	   "writes that waited for another write of one of their partial stripes");
 
@@ -445,6 +447,8 @@ static int ol_seg_prepare(struct objlayout_seg *seg,
 		seg->stores[i] = container_of(node, struct objlayout_dev,
 					      node)->store;
 		ore_store_get(seg->stores[i]);
+		/* the MDS or another client may have written it since */
+		ore_file_store_forget(seg->stores[i], seg->oc.oid);
 	}
 	if (!ret)	/* the stores before ready (ol_seg_prepare()) */
 		smp_store_release(&seg->ready, true);
@@ -485,6 +489,25 @@ static void ol_io_error(struct ore_io_state *ios, u32 comp,
 		e->oer_errno = pnfs_osd_errno_from_linux(error);
 	}
 	spin_unlock_irqrestore(&lo->lock, flags);
+}
+
+/*
+ * ore_check_io() and a block that failed its checksum: ORE rebuilt it from
+ * the redundancy (the I/O is degraded, not failed) and, the stripes not
+ * held here, did not rewrite it; the MDS hears of it as a component error
+ * and repairs it on its side.
+ */
+static int ol_check_io(struct ore_io_state *ios)
+{
+	int err = ore_check_io(ios, ol_io_error);
+
+	if (ios->csum_errors) {
+		atomic64_inc(&objlayout_cnt[OL_CSUM_ERRORS]);
+		ol_io_error(ios, ios->csum_comp,
+			    ore_comp_store(ios->oc, ios->csum_comp),
+			    ios->csum_offset, -EBADMSG);
+	}
+	return err;
 }
 
 /* Encode the reports taken by ol_prepare_layoutreturn() (lrf_body). */
@@ -564,7 +587,7 @@ static void ol_read_done(struct ore_io_state *ios, void *private)
 {
 	struct ol_io *io = private;
 	struct nfs_pgio_header *hdr = io->hdr;
-	int err = ore_check_io(ios, ol_io_error);
+	int err = ol_check_io(ios);
 
 	if (!err) {
 		u64 end = hdr->args.offset + io->count;
@@ -738,7 +761,7 @@ static void ol_write_done(struct ore_io_state *ios, void *private)
 {
 	struct ol_io *io = private;
 	struct nfs_pgio_header *hdr = io->hdr;
-	int err = ore_check_io(ios, ol_io_error);
+	int err = ol_check_io(ios);
 
 	/*
 	 * A component that missed the write is stale now; only the MDS may

@@ -312,6 +312,7 @@ static int set_main(int argc, char **argv)
 		}
 		/* with data checksums, the writes keep the side files right */
 		st.csum_type = i < st.n ? exofs_sb_csum_type(sb) : 0;
+		st.csum_side = i < st.n ? exofs_sb_csum_side(sb) : 0;
 		if (i == st.n ||
 		    exofs_obj_open(&st, EXOFS_ITABLE_OID, O_RDWR, &it)) {
 			fprintf(stderr, "exofs_mutate: no valid superblock or inode table\n");
@@ -710,6 +711,7 @@ static int mutate(uint64_t seed, uint32_t n, const char **dirs,
 	 * superblock says), as the parity
 	 */
 	st.csum_type = exofs_sb_csum_type(sb);
+	st.csum_side = exofs_sb_csum_side(sb);
 
 	/* inodes in use (from the bitmap) */
 	if (exofs_obj_open(&st, EXOFS_ITABLE_OID, O_RDWR | O_CREAT, &it) ||

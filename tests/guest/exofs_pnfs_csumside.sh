@@ -1,0 +1,127 @@
+#!/bin/sh
+# pNFS clients keeping the data checksums (issues 12 and 13): an exofs
+# made with --checksum-heads no keeps every checksum in the side files
+# ("<oid>.csum") of its components, which the clients reach over their
+# NFSv3 mounts of the data servers, so the MDS hands out layouts and the
+# clients' ORE stores the checksums of what it writes and verifies what
+# it reads. Checks, exofs RAID5 over 4 ext4 stores, XXH64: the client
+# writes a 2.5 MiB file through its layout, its components get side files
+# with entries and no heads, the MDS reads it back right with no checksum
+# error; the client overwrites part of a file the MDS wrote (the MDS's
+# checksums replaced by the client's: the MDS reads the new bytes with no
+# checksum error, where a client that kept no checksums would leave the
+# old ones and fail the read); 16 bytes flipped in a component on its data
+# server: the client's read through its layout verifies, rebuilds the block
+# from the parity and returns the right bytes (its driver counts a
+# degraded read and a checksum error), and does not rewrite it (it does
+# not hold the stripes): the MDS hears of it at the layout's return and
+# rewrites the block with no read of its own; small files written by
+# the client read right on the MDS; fsck.exofs clean at the end (every
+# checksum against its data). Same set-up as exofs_pnfs_client.sh; make
+# nfsd first.
+. /ore/tests/lib.sh
+. /ore/tests/exofs_lib.sh
+
+ktap_plan 22
+
+. /ore/tests/pnfs_lib.sh
+c4=/tmp/nfs4
+C4=$H$c4
+
+pnfs_stores_mkfs "mkfs.exofs --raid 5 over 4 stores, --checksum-heads no" \
+	--raid 5 --stripe-unit 16K --checksum-heads no -L pnfsside
+check "mount exofs" exofs_mount "" $E
+check "checksums xxh64" sh -c "[ \"\$(cat $(exofs_sysdir)/checksums)\" = xxh64 ]"
+fail_fast
+pnfs_serve_client $c4
+
+cnt() { cat $CP/$1; }
+ecnt() { cat "$(exofs_sysdir)/$1"; }
+drop() { echo 3 > /proc/sys/vm/drop_caches; }
+
+dd if=/dev/urandom of=/tmp/big bs=64k count=40 2>/dev/null	# 2.5 MiB
+w0=$(cnt write_bytes) u0=$(cat $PP/unavailable) g0=$(cat $PP/layoutgets)
+ce0=$(ecnt checksum_errors)
+check "a 2.5 MiB file written by the client through its layout" sh -c "
+	cp /tmp/big $C4/big && sync &&
+	[ \$(( \$(cat $CP/write_bytes) - $w0 )) -ge 2621440 ] &&
+	[ \$(cat $PP/layoutgets) -gt $g0 ] && [ \$(cat $PP/unavailable) = $u0 ]"
+diag "driver write_bytes $w0 -> $(cnt write_bytes); exofs_pnfs layoutgets $g0 -> $(cat $PP/layoutgets), unavailable $(cat $PP/unavailable)"
+ino=$(stat -c %i $E/big)
+# side files with entries (not all zero), no head, on every component
+sides() {
+	local c f
+	for c in 0 1 2 3; do
+		f=$(comp_file "$ino" 4 $c 1)
+		[ -s "$f.csum" ] || { echo "no side file $f.csum"; return 1; }
+		[ "$(tr -d '\000' < "$f.csum" | wc -c)" -gt 0 ] || { echo "$f.csum all zero"; return 1; }
+		if fsop xattr get "$f" user.ore.csum > /dev/null 2>&1; then
+			echo "$f has a head"
+			return 1
+		fi
+	done
+}
+check "its components have side files with entries, and no heads" sides
+check "the MDS reads it back right, no checksum error" sh -c "
+	drop() { echo 3 > /proc/sys/vm/drop_caches; }; drop &&
+	cmp /tmp/big $E/big && [ \$(cat $(exofs_sysdir)/checksum_errors) = $ce0 ]"
+
+# A file the MDS wrote, part of it overwritten by the client: 100 KiB
+# at 1 MiB + 5000 (partial stripes: the client reads for the parity,
+# verifying, and replaces the checksums of the blocks it writes).
+dd if=/dev/urandom of=/tmp/patch bs=1000 count=100 2>/dev/null
+check "a file written on the MDS" sh -c "cp /tmp/big $E/mds && sync"
+w1=$(cnt write_bytes)
+check "100 KiB of it overwritten by the client through its layout" sh -c "
+	dd if=/tmp/patch of=$C4/mds bs=1000 seek=1053 conv=notrunc 2>/dev/null && sync &&
+	[ \$(( \$(cat $CP/write_bytes) - $w1 )) -ge 102400 ]"
+cp /tmp/big /tmp/want && dd if=/tmp/patch of=/tmp/want bs=1000 seek=1053 conv=notrunc 2>/dev/null
+check "the MDS reads the new bytes, no checksum error" sh -c "
+	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/want $E/mds &&
+	[ \$(cat $(exofs_sysdir)/checksum_errors) = $ce0 ]"
+check "the client reads them back through its layout" sh -c "
+	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/want $C4/mds"
+
+# Bitrot on a data server: 16 bytes of component 0 of big flipped.
+f=$(comp_file "$ino" 4 0 1)
+dd if="$f" of=/tmp/orig bs=4096 count=1 2>/dev/null
+d0=$(cnt degraded) e0=$(cnt ioerrs) k0=$(cnt csum_errors) r0=$(cnt read_bytes)
+q0=$(cat $PP/ioerr_reports) ce1=$(ecnt checksum_errors) cr1=$(ecnt checksum_repairs)
+flipped() {
+	flip "$f" && ! dd if="$f" bs=4096 count=1 2>/dev/null | cmp -s - /tmp/orig
+}
+check "16 bytes of component 0 flipped on its data server" flipped
+check "the client reads the file right through its layout" sh -c "
+	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/big $C4/big &&
+	[ \$(cat $CP/read_bytes) -gt $r0 ]"
+diag "driver degraded $d0 -> $(cnt degraded), csum_errors $k0 -> $(cnt csum_errors), ioerrs $e0 -> $(cnt ioerrs)"
+check "its ORE verified: the block failed its checksum, was rebuilt, reported" sh -c "
+	[ $(cnt degraded) -gt $d0 ] && [ $(cnt csum_errors) -gt $k0 ] && [ $(cnt ioerrs) -gt $e0 ]"
+# The client does not rewrite the block (it does not hold the stripes);
+# the MDS hears of the error when the layout comes back (the read's
+# close) and rewrites what fails in the file, with no read of its own.
+mds_heals() {
+	local n=0
+	while [ "$(ecnt checksum_repairs)" -le "$cr1" ] ||
+	      ! dd if="$f" bs=4096 count=1 2>/dev/null | cmp -s - /tmp/orig; do
+		n=$((n + 1))
+		[ $n -lt 150 ] || return 1
+		sleep 0.1
+	done
+	[ "$(cat $PP/ioerr_reports)" -gt "$q0" ]
+}
+check "the MDS heard of it at the layout's return and rewrote the block" mds_heals
+diag "exofs_pnfs ioerr_reports $q0 -> $(cat $PP/ioerr_reports); exofs checksum_errors $ce1 -> $(ecnt checksum_errors), checksum_repairs $cr1 -> $(ecnt checksum_repairs)"
+dmesg | grep 'client read error' | sed 's/^/# /'
+check "the MDS reads the file right" sh -c "
+	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/big $E/big"
+check "the client's small files are right on the MDS" sh -c "
+	i=0; while [ \$i -lt 20 ]; do head -c \$((i * 1000 + 1)) /tmp/big > $C4/s\$i || exit 1; i=\$((i + 1)); done;
+	sync; echo 3 > /proc/sys/vm/drop_caches; i=0;
+	while [ \$i -lt 20 ]; do head -c \$((i * 1000 + 1)) /tmp/big | cmp - $E/s\$i || exit 1; i=\$((i + 1)); done"
+check "unmount the client, unload objlayoutdriver, stop nfsd" sh -c "
+	umount $C4 && rmmod objlayoutdriver &&
+	for i in 0 1 2 3; do umount $H/tmp/dsm/s\$i || exit 1; done && hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
+	rmmod exofs_pnfs && for i in 0 1 2 3; do umount $H/tmp/ds/s\$i || exit 1; done && umount $E"
+check "fsck.exofs is clean (every checksum against its data)" exofs_fsck
+ktap_done
