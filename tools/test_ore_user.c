@@ -1022,6 +1022,48 @@ static void head_obj_drop(int fd, int cfd, const char *path,
  * filesystem without user extended attributes everything goes into the
  * side file.
  */
+/*
+ * A component with no_head (EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE): every
+ * entry, the first 16 blocks' too, in the side file; no head is made;
+ * verify reads them all from there.
+ */
+static void test_csum_no_head(uint32_t type)
+{
+	char tmpl[] = "/tmp/test_ore_user.XXXXXX", path[1024], cpath[1024];
+	const char *tn = ore_user_csum_name(type);
+	struct ore_user_comp c = { .base = 0, .no_head = 1 };
+	struct bad_list bl = { .n = 0 };
+	uint8_t *data = malloc(20 * 4096);
+	uint32_t e[24], h[ORE_FILE_CSUM_HEAD];
+	uint64_t checked = 0;
+	int cfd = -1, ok, i, err;
+	int64_t nbad;
+
+	if (!data || !mkdtemp(tmpl)) {
+		result(0, "csum %s no head: mkdtemp: %s", tn, strerror(errno));
+		free(data);
+		return;
+	}
+	c.fd = head_obj(tmpl, 0x20003, data, 20, path, cpath);
+	err = ore_user_csum_stamp(&c, type, &cfd, cpath, 0, 20 * 4096);
+	ok = c.fd >= 0 && !err && read_head(c.fd, h) == -ENODATA &&
+	     cfd >= 0 && read_entries(cfd, e, 24) == 20;
+	for (i = 0; ok && i < 20; i++)
+		ok = e[i] == ref_entry(type, data + i * 4096);
+	result(ok, "csum %s no head: 20 blocks: no head made, the 20 entries in the side file",
+	       tn);
+	data[2 * 4096 + 5] ^= 1;
+	ok = pwrite(c.fd, data + 2 * 4096 + 5, 1, 2 * 4096 + 5) == 1;
+	nbad = ore_user_csum_verify(&c, type, cfd, note_bad, &bl, &checked);
+	result(ok && nbad == 1 && checked == 20 && bl.n == 1 &&
+	       bl.off[0] == 2 * 4096,
+	       "csum %s no head: verify reads the first 16 entries from the side file (a flipped byte in block 2 found)",
+	       tn);
+	head_obj_drop(c.fd, cfd, path, cpath);
+	rmdir(tmpl);
+	free(data);
+}
+
 static void test_csum_head(uint32_t type)
 {
 	char tmpl[] = "/tmp/test_ore_user.XXXXXX", path[1024], cpath[1024];
@@ -1289,6 +1331,8 @@ int main(void)
 	test_csum(ORE_CSUM_CRC32C);
 	test_csum_head(ORE_CSUM_XXH64);
 	test_csum_head(ORE_CSUM_CRC32C);
+	test_csum_no_head(ORE_CSUM_XXH64);
+	test_csum_no_head(ORE_CSUM_CRC32C);
 	test_parse_size();
 	for (i = 0; i < sizeof(L) / sizeof(L[0]); i++)
 		test_layout(L[i].alg, L[i].su, L[i].gw, L[i].D, L[i].G,
