@@ -50,7 +50,8 @@ nfsd: deps modules
 # kernel source subset through the client; a checksummed exofs with heads (no
 # layouts) and without (clients keep the checksums);
 # a degraded MDS (read layouts with a store missing); RW layouts in the
-# intent record, and the MDS reset while a client holds one.
+# intent record, and the MDS reset while a client holds one (without
+# checksums, and with them in side files: the entries restamped).
 pnfs-check: nfsd tools
 	@rc=0; qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_server || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_clients || rc=1; \
@@ -60,6 +61,7 @@ pnfs-check: nfsd tools
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_degraded || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_intent || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --stages 2 --timeout 600 $(RUN_OPTS) exofs_pnfs_crash || rc=1; \
+	qemu/run.sh --disks 4 --disk-size 256M --stages 2 --timeout 600 --args csumside $(RUN_OPTS) exofs_pnfs_crash || rc=1; \
 	for r in 5 0 1 6; do \
 		qemu/run.sh --disks 4 --disk-size 256M --timeout 600 --args raid=$$r $(RUN_OPTS) exofs_pnfs_client || rc=1; \
 	done; exit $$rc

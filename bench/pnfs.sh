@@ -31,7 +31,9 @@
 # and connection each, instead of all at 127.0.0.1), unrecorded (a third
 # side, "pnfs0": the layout path with exofs_pnfs's record_layouts off, RW
 # layouts out of the intent record, to measure what recording them
-# costs), stacks (in the first
+# costs), csum (XXH64 data checksums kept in side files only, mkfs.exofs
+# --checksum-heads no: the clients keep and verify them on the pnfs
+# side, the MDS on the mds side; default --checksum none), stacks (in the first
 # round, sample the kernel stacks of both CPUs during each side's write:
 # bench/stacks.sh).
 . /ore/tests/lib.sh
@@ -53,8 +55,13 @@ for a in "$@"; do
 	mds_read_size=*) READ_SIZE=${a#mds_read_size=} ;;
 	ds=distinct) PNFS_DS_DISTINCT=1 ;;
 	unrecorded) UNREC=1 ;;
+	csum) CSUM="--checksum xxh64 --checksum-heads no" ;;
 	esac
 done
+if [ -n "$CSUM" ] && [ -n "$MDS_NFS" ]; then
+	echo "csum and mds_stores=nfs: the MDS hands out no layout with checksums and its stores over NFS (docs/pnfs.md)"
+	exit 1
+fi
 OUT=/tmp/pnfs_bench
 M=/tmp/pn
 mkdir -p $OUT
@@ -82,7 +89,7 @@ mds_nfs() {
 
 setup() {
 	exofs_load >/dev/null && exofs_stores_ext4 4 >/dev/null &&
-	mkfs.exofs -f --checksum none --raid 5 -L bench $EXOFS_STORES > /tmp/mkfs.out 2>&1 || return 1
+	mkfs.exofs -f ${CSUM:---checksum none} --raid 5 -L bench $EXOFS_STORES > /tmp/mkfs.out 2>&1 || return 1
 	if [ -n "$MDS_NFS" ]; then
 		pnfs_load_nfsd && pnfs_data_servers /tmp/mkfs.out >/dev/null &&
 		pnfs_nfs_server 4 "$THREADS" nomds >/dev/null && mds_nfs || return 1

@@ -1681,6 +1681,7 @@ EXPORT_SYMBOL_GPL(ore_file_store_on_nfs);
  */
 void ore_file_store_forget(struct ore_store *store, u64 oid)
 {
+	const struct cred *old_cred;
 	struct ore_file_store *fs;
 	struct ore_file_obj *fo;
 	struct file *cf;
@@ -1691,16 +1692,21 @@ void ore_file_store_forget(struct ore_store *store, u64 oid)
 	fs = to_file_store(store);
 	spin_lock(&fs->lock);
 	fo = ore_file_lookup(fs, oid);
+	if (fo)
+		ore_file_unhash(fs, fo);
 	spin_unlock(&fs->lock);
 	if (!fo)
 		return;
 	cf = READ_ONCE(fo->csum_file);
 	if (cf) {
+		old_cred = override_creds(fs->cred);
 		vfs_getattr(&cf->f_path, &st, STATX_SIZE, AT_STATX_FORCE_SYNC);
 		invalidate_inode_pages2(cf->f_mapping);
+		revert_creds(old_cred);
 	}
+	/* closed by fput()'s deferred work: the caller may be in NFS I/O */
 	ore_file_obj_put(fo, false);	/* the lookup's */
-	ore_file_forget(fs, oid);
+	ore_file_obj_put(fo, false);	/* the cache's */
 }
 EXPORT_SYMBOL_GPL(ore_file_store_forget);
 

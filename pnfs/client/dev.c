@@ -9,7 +9,9 @@
  * ORE file store right then, in the writer's context (its root and
  * credentials: the component files are reached with them), reads the
  * store's superblock object and keeps the store under the two UUIDs found
- * there: the filesystem's (s_uuid) and the store's (s_store_uuid).
+ * there: the filesystem's (s_uuid) and the store's (s_store_uuid). A
+ * filesystem made with its checksums in side files only (CSUM_SIDE) has
+ * the store keep them: writes store the entries, reads verify them.
  *
  * A GETDEVICEINFO reply names a device by the same two UUIDs
  * (oda_systemid, 32 bytes: filesystem, then store; docs/pnfs.md). When
@@ -90,7 +92,6 @@ static int ol_read_sb(struct ore_store *store, struct page *page)
 	return sio.error;
 }
 
-/* Open the store directory @path and learn its UUIDs from its superblock. */
 /*
  * A checksummed filesystem (EXOFS_FEATURE_RO_COMPAT_CSUM): with every
  * entry in side files (CSUM_SIDE), the store keeps them as the MDS's
@@ -121,6 +122,10 @@ static int ol_store_csum(struct ol_store *s, const struct exofs_fsb *fsb)
 	return err;
 }
 
+/*
+ * Open the store directory @path, learn its UUIDs from its superblock and
+ * keep its data checksums as the filesystem does (ol_store_csum()).
+ */
 static struct ol_store *ol_store_open(const char *path)
 {
 	struct ore_layout layout;

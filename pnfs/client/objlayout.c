@@ -11,8 +11,10 @@
  *	missing store for a PNFS_OSD_MISSING component. A layout naming a
  *	device with no local store is unavailable: the I/O goes to the MDS.
  * Reads: whole pages through ore_read(); a read that needed the
- *	redundancy (a component failed) succeeds and its failed components
- *	are reported when the layout is returned.
+ *	redundancy (a component failed, or a block failed its checksum on a
+ *	filesystem whose checksums the stores keep: dev.c) succeeds and its
+ *	failed components are reported when the layout is returned (the MDS
+ *	rewrites a bad block: the client does not hold the stripes).
  * Writes: whole pages (PNFS_READ_WHOLE_PAGE makes NFS read a page before
  *	writing part of it; a write whose partial end page is not uptodate
  *	goes to the MDS) through ore_write() with read-4-write reading the

@@ -296,9 +296,6 @@ check "store 3 unknown to the client: its writes and reads go through the MDS, r
 	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/big $C4/viamds &&
 	[ \$(cat $CP/mds_fallbacks) -gt $m0 ]"
 diag "driver: mds_fallbacks $m0 -> $(cnt mds_fallbacks), no_store $(cnt no_store)"
-check "unmount the client, unload objlayoutdriver, stop nfsd" sh -c "
-	umount $C4 && rmmod objlayoutdriver &&
-	for i in 0 1 2 3; do umount $H/tmp/dsm/s\$i || exit 1; done && hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
-	rmmod exofs_pnfs && for i in 0 1 2 3; do umount $H/tmp/ds/s\$i || exit 1; done && umount $E"
+check "unmount the client, unload objlayoutdriver, stop nfsd" pnfs_stop
 check "fsck.exofs is clean (the parity the client computed included)" exofs_fsck
 ktap_done

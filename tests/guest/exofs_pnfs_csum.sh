@@ -74,9 +74,6 @@ check "the client's small files are right on the MDS" sh -c "
 	while [ \$i -lt 20 ]; do head -c \$((i * 1000 + 1)) /tmp/big | cmp - $E/s\$i || exit 1; i=\$((i + 1)); done"
 check "the driver moved no byte: every I/O went through the MDS" sh -c "
 	[ $(cnt write_bytes) = $w0 ] && [ $(cnt read_bytes) = $r0 ]"
-check "unmount the client, unload objlayoutdriver, stop nfsd" sh -c "
-	umount $C4 && rmmod objlayoutdriver &&
-	for i in 0 1 2 3; do umount $H/tmp/dsm/s\$i || exit 1; done && hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
-	rmmod exofs_pnfs && for i in 0 1 2 3; do umount $H/tmp/ds/s\$i || exit 1; done && umount $E"
+check "unmount the client, unload objlayoutdriver, stop nfsd" pnfs_stop
 check "fsck.exofs is clean" exofs_fsck
 ktap_done

@@ -45,8 +45,5 @@ check "one layout served the whole file (LAYOUTGETs grew by <= 2)" sh -c "
 check "the small file reads right" sh -c "head -c 7000 /tmp/big | cmp - $C4/small"
 check "a write is refused (read-only MDS)" sh -c "! echo x 2>/dev/null > $C4/new && ! dd if=/tmp/big of=$C4/big bs=4k count=1 conv=notrunc 2>/dev/null"
 check "the file is unchanged on the MDS" cmp /tmp/big $E/big
-check "unmount the client, unload objlayoutdriver, stop nfsd" sh -c "
-	umount $C4 && rmmod objlayoutdriver &&
-	for i in 0 1 2 3; do umount $H/tmp/dsm/s\$i || exit 1; done && hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
-	rmmod exofs_pnfs && for i in 0 1 2 3; do umount $H/tmp/ds/s\$i || exit 1; done && umount $E"
+check "unmount the client, unload objlayoutdriver, stop nfsd" pnfs_stop
 ktap_done

@@ -161,9 +161,6 @@ check "through layouts over growing ranges (3 to 6 LAYOUTGETs)" sh -c "
 echo 3 > /proc/sys/vm/drop_caches
 check "every block reads back right through the MDS (fio verify)" \
 	sfio --filename=$e/seq2 --verify_only
-check "unmount the client, unload objlayoutdriver, stop nfsd" sh -c "
-	umount $C4 && rmmod objlayoutdriver &&
-	for i in 0 1 2 3; do umount $H/tmp/dsm/s\$i || exit 1; done && hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
-	rmmod exofs_pnfs && for i in 0 1 2 3; do umount $H/tmp/ds/s\$i || exit 1; done && umount $E"
+check "unmount the client, unload objlayoutdriver, stop nfsd" pnfs_stop
 check "fsck.exofs is clean" exofs_fsck
 ktap_done

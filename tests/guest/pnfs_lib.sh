@@ -174,6 +174,23 @@ pnfs_unhold() {
 	wait $PNFS_HOLDER 2>/dev/null
 }
 
+# pnfs_stop: the client's mounts gone (the MDS at $C4, the data servers),
+# objlayoutdriver unloaded, nfsd stopped, exofs_pnfs unloaded, the data
+# servers' bind mounts and the exofs at $E unmounted.
+pnfs_stop() {
+	local i
+	umount $C4 && rmmod objlayoutdriver || return 1
+	for i in 0 1 2 3; do
+		umount $H/tmp/dsm/s$i || return 1
+	done
+	hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
+		rmmod exofs_pnfs || return 1
+	for i in 0 1 2 3; do
+		umount $H/tmp/ds/s$i || return 1
+	done
+	umount $E
+}
+
 # pnfs_mount_mds MNT: the client's NFSv4.1 mount of the MDS at $H$MNT;
 # fails unless it uses the objects layout.
 pnfs_mount_mds() {
