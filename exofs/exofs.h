@@ -436,6 +436,8 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 extern const struct export_operations exofs_export_ops;
 int exofs_pnfs_layout_prepare(struct inode *inode);
 const char *exofs_pnfs_csum_check(struct exofs_sb_info *sbi);
+void exofs_pnfs_read_error(struct inode *inode, int store, u64 comp_off,
+			   u64 comp_len);
 int exofs_pnfs_layout_pin(struct inode *inode, u64 offset, u64 len,
 			  u64 *start, u64 *end);
 void exofs_pnfs_layout_freed(struct inode *inode, u64 start, u64 len,

@@ -347,6 +347,44 @@ out:
 EXPORT_SYMBOL_GPL(exofs_pnfs_layout_freed);
 
 /**
+ * exofs_pnfs_read_error - a pNFS client reported a failed component read
+ * @inode: a regular file
+ * @store: the component's store (index in the device table), or -1 when
+ *	the report names none of ours
+ * @comp_off: the component offset of the failure
+ * @comp_len: bytes from there the failure may cover
+ *
+ * With data checksums the failure may be a block that failed its
+ * checksum, which the client rebuilt from the redundancy but does not
+ * rewrite (it does not hold the stripes): the stripes of the file that
+ * hold the reported component bytes are scrubbed, rewriting what fails
+ * (exofs_csum_repair_range(), after the file's layouts are back); the
+ * whole file when the component is not known.
+ */
+void exofs_pnfs_read_error(struct inode *inode, int store, u64 comp_off,
+			   u64 comp_len)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	const struct ore_layout *l = &sbi->layout;
+	u32 first = exofs_i(inode)->oc.first_dev, comp;
+	u64 start, end, rows;
+
+	if (!sbi->csum_on)
+		return;
+	comp = store < 0 ? U32_MAX :
+	       (store + sbi->num_stores - first) % sbi->num_stores;
+	if (comp >= l->num_comps || !comp_len) {
+		exofs_csum_repair_range(inode, 0, i_size_read(inode), 1);
+		return;
+	}
+	start = ore_layout_comp_stripes(l, comp, comp_off, 1, &rows);
+	end = ore_layout_comp_stripes(l, comp, comp_off + comp_len - 1, 1,
+				      &rows) + l->stripe_length;
+	exofs_csum_repair_range(inode, start, end - start, 1);
+}
+EXPORT_SYMBOL_GPL(exofs_pnfs_read_error);
+
+/**
  * exofs_pnfs_csum_check - can pNFS clients keep the data checksums?
  * @sbi: the filesystem
  *

@@ -25,7 +25,8 @@
  * LAYOUTCOMMIT: size and mtime (exofs_pnfs_layout_commit()), olu_ioerr_flag
  *	counted.
  * LAYOUTRETURN: the per-component I/O errors of lrf_body, each logged and
- *	counted.
+ *	counted; with data checksums the stripes of a read error are
+ *	scrubbed, rewriting what fails its checksum (exofs_pnfs_read_error()).
  * A RW layout freed by nfsd (->layout_freed(): returned, or let go without
  *	a return when its holder expired, was destroyed or did not answer a
  *	recall): its regions leave the intent record, those of a layout let
@@ -615,7 +616,7 @@ static void exp_proc_layoutreturn(struct inode *inode, struct svc_rqst *rqstp,
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
 	struct pnfs_osd_xdr_err xerr = {};
 	struct pnfs_osd_ioerr *errs;
-	u32 n = 0, i, reads = 0;
+	u32 n = 0, i;
 	int ret;
 
 	atomic64_inc(&exp_cnt[EXP_RETURN]);
@@ -638,16 +639,13 @@ static void exp_proc_layoutreturn(struct inode *inode, struct svc_rqst *rqstp,
 		return;
 	ret = pnfs_osd_xdr_decode_layoutreturn(lrp->lrf_body, lrp->lrf_body_len,
 					       errs, n, &n, &xerr);
+	/* a read error may be a block failing its checksum: rewritten */
 	for (i = 0; ret >= 0 && i < n; i++)
-		reads += !errs[i].oer_iswrite;
-	/*
-	 * A client's read error may be a block failing its checksum, which
-	 * it rebuilt but does not rewrite (it does not hold the stripes):
-	 * the MDS rewrites what fails in the file (its offsets are not in
-	 * the report, only the component's), once its layouts are back.
-	 */
-	if (reads && sbi->csum_on)
-		exofs_csum_repair_range(inode, 0, i_size_read(inode), reads);
+		if (!errs[i].oer_iswrite)
+			exofs_pnfs_read_error(inode,
+					      exp_ioerr_store(sbi, &errs[i].oer_component),
+					      errs[i].oer_comp_offset,
+					      errs[i].oer_comp_length);
 	for (i = 0; ret >= 0 && i < n && i < EXP_MAX_REPORTED; i++)
 		pr_warn_ratelimited("exofs_pnfs: %pUb: client %s error %u on object 0x%llx store %d, component bytes %llu+%llu (inode %lu)\n",
 				    &sbi->uuid, errs[i].oer_iswrite ? "write" : "read",
