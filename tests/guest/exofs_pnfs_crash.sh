@@ -21,7 +21,8 @@
 # entry of the file's first block on component 0 is made stale by hand
 # (a crash between a block's data and its entry), and boot 2 also checks
 # that the file reads with no checksum error: the mount restamped the
-# layout's regions (with "unrecorded" too, the read fails).
+# layout's regions (with "unrecorded" too, the read meets the stale
+# entry: a checksum error is counted and the check fails).
 #
 # make pnfs-check runs it: qemu/run.sh --disks 4 --disk-size 256M --stages 2
 # --timeout 600 exofs_pnfs_crash (make nfsd first).
