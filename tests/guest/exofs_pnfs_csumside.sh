@@ -10,7 +10,9 @@
 # error; the client overwrites part of a file the MDS wrote (the MDS's
 # checksums replaced by the client's: the MDS reads the new bytes with no
 # checksum error, where a client that kept no checksums would leave the
-# old ones and fail the read); 16 bytes flipped in a component on its data
+# old ones and fail the read); the MDS writes that file again and the
+# client reads its new bytes through a new layout with no checksum error
+# (its cached side files let go); 16 bytes flipped in a component on its data
 # server: the client's read through its layout verifies, rebuilds the block
 # from the parity and returns the right bytes (its driver counts a
 # degraded read and a checksum error), and does not rewrite it (it does
@@ -22,7 +24,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 22
+ktap_plan 24
 
 . /ore/tests/pnfs_lib.sh
 c4=/tmp/nfs4
@@ -81,6 +83,21 @@ check "the MDS reads the new bytes, no checksum error" sh -c "
 	[ \$(cat $(exofs_sysdir)/checksum_errors) = $ce0 ]"
 check "the client reads them back through its layout" sh -c "
 	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/want $C4/mds"
+# The MDS writes the file again (the client's layout recalled): the
+# client, which keeps the side files of its components cached (the NFS
+# client's pages of its data-server mounts), must read the MDS's new
+# entries through its next layout, not its cached ones (no drop_caches
+# here: the client's next open revalidates the file, its new layout
+# lets go of the cached side files).
+dd if=/dev/urandom of=/tmp/patch2 bs=1000 count=100 2>/dev/null
+cp /tmp/want /tmp/want2 && dd if=/tmp/patch2 of=/tmp/want2 bs=1000 seek=300 conv=notrunc 2>/dev/null
+check "the MDS overwrites 100 KiB of it" sh -c "
+	dd if=/tmp/patch2 of=$E/mds bs=1000 seek=300 conv=notrunc 2>/dev/null && sync"
+k1=$(cnt csum_errors) r1=$(cnt read_bytes)
+check "the client reads the MDS's bytes through a new layout, no checksum error" sh -c "
+	cmp /tmp/want2 $C4/mds && [ \$(cat $CP/csum_errors) = $k1 ] &&
+	[ \$(cat $CP/read_bytes) -gt $r1 ]"
+diag "driver csum_errors $k1 -> $(cnt csum_errors), read_bytes $r1 -> $(cnt read_bytes)"
 
 # Bitrot on a data server: 16 bytes of component 0 of big flipped.
 f=$(comp_file "$ino" 4 0 1)
