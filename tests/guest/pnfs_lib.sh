@@ -174,6 +174,25 @@ pnfs_unhold() {
 	wait $PNFS_HOLDER 2>/dev/null
 }
 
+# pnfs_small_files SRC: the client writes 20 small files $C4/sI, the
+# first I * 1000 + 1 bytes of SRC, and syncs; after the caches are
+# dropped each reads right on the MDS ($E/sI).
+pnfs_small_files() {
+	local i=0
+
+	while [ $i -lt 20 ]; do
+		head -c $((i * 1000 + 1)) "$1" > $C4/s$i || return 1
+		i=$((i + 1))
+	done
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	i=0
+	while [ $i -lt 20 ]; do
+		head -c $((i * 1000 + 1)) "$1" | cmp - $E/s$i || return 1
+		i=$((i + 1))
+	done
+}
+
 # pnfs_stop: the client's mounts gone (the MDS at $C4, the data servers),
 # objlayoutdriver unloaded, nfsd stopped, exofs_pnfs unloaded, the data
 # servers' bind mounts and the exofs at $E unmounted.
