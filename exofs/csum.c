@@ -162,10 +162,9 @@ static void exofs_csum_fix_work(struct work_struct *work)
 	struct super_block *sb = fix->sb;
 	struct exofs_sb_info *sbi = exofs_sb(sb);
 	const struct ore_layout *l = &sbi->layout;
-	struct exofs_io io = {};
 	struct exofs_i_info *oi;
 	struct inode *inode;
-	u64 off, end, found = 0;
+	u64 off, end, found;
 	bool dropped = false;
 	int err = 0;
 
@@ -176,23 +175,17 @@ static void exofs_csum_fix_work(struct work_struct *work)
 		return;
 	}
 	oi = exofs_i(inode);
-	io.inode = inode;
 	off = rounddown(fix->offset, l->stripe_length);
 	end = roundup(fix->offset + fix->length, l->stripe_length);
 	inode_lock(inode);
 	/* a pNFS client holding a layout writes the stores: none meanwhile */
 	if (S_ISREG(inode->i_mode))
 		err = exofs_break_layouts(inode, &dropped);
-	exofs_wb_exclude(inode);
 	if (!err && (READ_ONCE(sbi->csum_fix_off) || sb_rdonly(sb) ||
 		     sbi->degraded))
 		err = -EROFS;
-	if (!err) {
-		end = min(end, exofs_scrub_extent(sbi, &oi->oc));
-		err = off < end ? ore_scrub(l, &oi->oc, off, end - off, 0,
-					    &found, exofs_io_error, &io) : 0;
-	}
-	exofs_wb_allow(inode);
+	if (!err)
+		err = exofs_scrub_range(inode, off, end, 0, &found);
 	inode_unlock(inode);
 	if (err) {
 		atomic64_add(fix->errors, &sbi->cnt.csum_unrepaired);

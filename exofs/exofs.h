@@ -543,6 +543,8 @@ ssize_t exofs_rebuild_show(struct exofs_sb_info *sbi, char *buf);
 int exofs_scrub_start(struct exofs_sb_info *sbi, bool repair);
 ssize_t exofs_scrub_show(struct exofs_sb_info *sbi, char *buf);
 u64 exofs_scrub_extent(struct exofs_sb_info *sbi, struct ore_components *oc);
+int exofs_scrub_range(struct inode *inode, u64 off, u64 end,
+		      unsigned int flags, u64 *found);
 
 /* csum.c */
 int exofs_csum_enable_store(struct exofs_sb_info *sbi, struct ore_store *store);

@@ -199,18 +199,12 @@ static int exofs_pnfs_repair(struct inode *inode, u64 first, u32 count)
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
 	struct exofs_i_info *oi = exofs_i(inode);
 	u64 rb = exofs_intent_region_bytes(sbi);
-	u64 off = first * rb, end, found = 0;
-	struct exofs_io io = { .inode = inode };
-	int err = 0;
+	u64 off = first * rb, found;
+	int err;
 
-	exofs_wb_exclude(inode);
-	end = min(exofs_scrub_extent(sbi, &oi->oc), (first + count) * rb);
-	if (off < end)
-		err = ore_scrub(&sbi->layout, &oi->oc, off, end - off,
+	err = exofs_scrub_range(inode, off, (first + count) * rb,
 				ORE_SCRUB_REPAIR |
-				(sbi->csum_on ? ORE_SCRUB_RESTAMP : 0),
-				&found, exofs_io_error, &io);
-	exofs_wb_allow(inode);
+				(sbi->csum_on ? ORE_SCRUB_RESTAMP : 0), &found);
 	if (err) {
 		pr_err("%s: inode %lu (object 0x%llx): cannot repair [%llu, %llu), where a pNFS client that did not return its layout wrote: %d; the regions stay in the intent record for the next mount\n",
 		       inode->i_sb->s_id, inode->i_ino, oi->oc.oid, off,

@@ -881,6 +881,38 @@ u64 exofs_scrub_extent(struct exofs_sb_info *sbi, struct ore_components *oc)
 	return bound;
 }
 
+/**
+ * exofs_scrub_range - scrub part of an inode's object
+ * @inode: the inode, locked
+ * @off: the first logical byte (a stripe boundary)
+ * @end: the byte after the range, clipped to exofs_scrub_extent()
+ * @flags: ore_scrub() flags
+ * @found: out: the pages that disagreed
+ *
+ * ore_scrub() over the range with the inode's writeback held off, errors
+ * of the stores named (exofs_io_error()).
+ *
+ * Return: 0 (also for a range past what the components hold), or the
+ * error of ore_scrub().
+ */
+int exofs_scrub_range(struct inode *inode, u64 off, u64 end,
+		      unsigned int flags, u64 *found)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	struct exofs_io io = { .inode = inode };
+	int err = 0;
+
+	*found = 0;
+	exofs_wb_exclude(inode);
+	end = min(end, exofs_scrub_extent(sbi, &oi->oc));
+	if (off < end)
+		err = ore_scrub(&sbi->layout, &oi->oc, off, end - off, flags,
+				found, exofs_io_error, &io);
+	exofs_wb_allow(inode);
+	return err;
+}
+
 static void exofs_scrub_dev_error(struct ore_io_state *ios, u32 comp,
 				  struct ore_store *store, u64 offset,
 				  int error)

@@ -664,9 +664,8 @@ static void exp_layout_freed(struct inode *inode,
 		return;
 	if (!returned)
 		atomic64_inc(&exp_cnt[EXP_DROPPED]);
-	exofs_pnfs_layout_freed(inode, seg->offset,
-				seg->length == NFS4_MAX_UINT64 ? U64_MAX :
-				seg->length, returned);
+	/* NFS4_MAX_UINT64 (to the end) is U64_MAX */
+	exofs_pnfs_layout_freed(inode, seg->offset, seg->length, returned);
 }
 
 /* ------------------------------------------------------------ selftest */
