@@ -48,7 +48,8 @@ nfsd: deps modules
 # Not in make check: make nfsd builds nfsd.ko from source (~6 min on 2 cores).
 # exofs_pnfs_client over RAID5 (its default), 0, 1 and 6; two clients; a
 # kernel source subset through the client; a checksummed exofs with heads (no
-# layouts) and without (clients keep the checksums);
+# layouts) and without (clients keep the checksums; also with the MDS's stores
+# over NFS);
 # a degraded MDS (read layouts with a store missing); RW layouts in the
 # intent record, and the MDS reset while a client holds one (without
 # checksums, and with them in side files: the entries restamped).
@@ -58,6 +59,7 @@ pnfs-check: nfsd tools
 	qemu/run.sh --disks 4 --disk-size 512M --timeout 1200 $(RUN_OPTS) exofs_pnfs_tree || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_csum || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_csumside || rc=1; \
+	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 --args mdsnfs $(RUN_OPTS) exofs_pnfs_csumside || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_degraded || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --timeout 600 $(RUN_OPTS) exofs_pnfs_intent || rc=1; \
 	qemu/run.sh --disks 4 --disk-size 256M --stages 2 --timeout 600 $(RUN_OPTS) exofs_pnfs_crash || rc=1; \

@@ -58,10 +58,6 @@ for a in "$@"; do
 	csum) CSUM="--checksum xxh64 --checksum-heads no" ;;
 	esac
 done
-if [ -n "$CSUM" ] && [ -n "$MDS_NFS" ]; then
-	echo "csum and mds_stores=nfs: the MDS hands out no layout with checksums and its stores over NFS (docs/pnfs.md)"
-	exit 1
-fi
 OUT=/tmp/pnfs_bench
 M=/tmp/pn
 mkdir -p $OUT
@@ -74,25 +70,12 @@ mkdir -p $OUT
 have_host fio || { echo "needs the host's fio"; exit 1; }
 pnfs_built || { echo "nfsd.ko, exofs_pnfs.ko or objlayoutdriver.ko is not built (make nfsd)"; exit 1; }
 
-# mds_nfs: the MDS's own mounts of the 4 data servers (NFSv3, hard) at
-# $H/tmp/mdsm/sN, and exofs mounted over them at $E, exported
-mds_nfs() {
-	local i so=
-	for i in 0 1 2 3; do
-		mkdir -p $H/tmp/mdsm/s$i &&
-		hostrun /sbin/mount.nfs $(pnfs_ds_ip $i):/tmp/ds/s$i /tmp/mdsm/s$i \
-			-o vers=3,proto=tcp,nolock || return 1
-		so="$so${so:+:}$H/tmp/mdsm/s$i"
-	done
-	exofs_mount_with "$so" "" $E && pnfs_export_mds >/dev/null
-}
-
 setup() {
 	exofs_load >/dev/null && exofs_stores_ext4 4 >/dev/null &&
 	mkfs.exofs -f ${CSUM:---checksum none} --raid 5 -L bench $EXOFS_STORES > /tmp/mkfs.out 2>&1 || return 1
 	if [ -n "$MDS_NFS" ]; then
 		pnfs_load_nfsd && pnfs_data_servers /tmp/mkfs.out >/dev/null &&
-		pnfs_nfs_server 4 "$THREADS" nomds >/dev/null && mds_nfs || return 1
+		pnfs_nfs_server 4 "$THREADS" nomds >/dev/null && pnfs_mds_nfs || return 1
 	else
 		exofs_mount "" $E && pnfs_load_nfsd && pnfs_data_servers /tmp/mkfs.out >/dev/null &&
 		pnfs_nfs_server 4 "$THREADS" >/dev/null || return 1

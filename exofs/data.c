@@ -140,6 +140,8 @@ static void exofs_read_submit(struct exofs_rd *rd)
 	struct ore_io_state *ios;
 	int err;
 
+	/* what a pNFS client wrote, not what NFS stores cached (logged) */
+	exofs_pnfs_refresh(inode, false);
 	err = ore_get_rw_state(&sbi->layout, &exofs_i(inode)->oc, true,
 			       page_offset(rd->pages[0]),
 			       (u64)rd->nr << PAGE_SHIFT, &ios);

@@ -315,6 +315,7 @@ struct exofs_sb_info {
 	spinlock_t pin_lock;		/* pNFS layout pins (export.c) */
 	struct list_head pin_freed;	/* struct exofs_pin_freed */
 	struct work_struct pin_work;	/* lets them go */
+	struct mutex pnfs_refresh_lock;	/* exofs_pnfs_refresh() */
 	atomic64_t pin_dropped;		/* layouts freed without a return */
 	atomic64_t pin_repaired;	/* ... whose regions were repaired */
 };
@@ -393,6 +394,8 @@ struct exofs_i_info {
 	u64 pin_first;			/* the regions a pNFS RW layout holds: */
 	u32 pin_count;			/* set under the inode lock and */
 	u32 pin_seq;			/* exofs_sb_info.pin_lock (export.c) */
+	atomic_t pnfs_gen;		/* RW layouts freed or committed */
+	u32 pnfs_seen;			/* pnfs_gen at the last refresh */
 	u8 i_data[EXOFS_INLINE_SIZE];
 	struct inode vfs_inode;
 };
@@ -435,6 +438,7 @@ static inline void exofs_init_comps(struct exofs_sb_info *sbi,
 /* export.c */
 extern const struct export_operations exofs_export_ops;
 int exofs_pnfs_layout_prepare(struct inode *inode);
+int exofs_pnfs_refresh(struct inode *inode, bool force);
 const char *exofs_pnfs_csum_check(struct exofs_sb_info *sbi);
 void exofs_pnfs_read_error(struct inode *inode, int store, u64 comp_off,
 			   u64 comp_len);

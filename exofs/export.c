@@ -147,6 +147,8 @@ EXPORT_SYMBOL_GPL(exofs_export_ops);
  * Writes the dirty pages back to the stores and drops the page cache:
  * the layout's holder reads and writes the component objects directly,
  * so what the cache holds would be stale or would overwrite its writes.
+ * Stores over NFS write back and let go what they cache of the file
+ * (exofs_pnfs_refresh()).
  * With sized components (EXOFS_FEATURE_RO_COMPAT_SIZED) every component is
  * made first: the holder's ORE takes every component for existing, as
  * without the feature (a missing one is lost to it).
@@ -164,6 +166,9 @@ int exofs_pnfs_layout_prepare(struct inode *inode)
 	err = filemap_write_and_wait(inode->i_mapping);
 	if (!err)
 		err = invalidate_inode_pages2(inode->i_mapping);
+	/* the checksums just written, on the data servers for the holder */
+	if (!err)
+		err = exofs_pnfs_refresh(inode, true);
 	/* the first super stripe reaches every component */
 	if (!err && oc->sized && READ_ONCE(oc->made) < sbi->layout.super_stripe) {
 		err = ore_make(&sbi->layout, oc, sbi->layout.super_stripe);
@@ -174,6 +179,62 @@ int exofs_pnfs_layout_prepare(struct inode *inode)
 	return err;
 }
 EXPORT_SYMBOL_GPL(exofs_pnfs_layout_prepare);
+
+/**
+ * exofs_pnfs_refresh - let go what the stores over NFS cache of a file
+ * @inode: an inode with an object
+ * @force: also when no RW layout of the file was freed or committed since
+ *	the last refresh
+ *
+ * The holder of a RW layout writes the component objects and the side
+ * files of their checksums on the data servers. When the MDS's own stores
+ * are NFS mounts of those, its NFS client keeps the side files' pages and
+ * the components' attributes, and would read the holder's data against
+ * the checksums it cached (false checksum errors, repaired from a parity
+ * that is right: the holder's data replaced), or write a cached page of
+ * entries back over the holder's. So after a RW layout is freed or
+ * committed (exofs_i_info.pnfs_gen moved), the next user of the object on the MDS
+ * (read, write, truncate, scrub) has the stores over NFS let go what they
+ * cache of it first (ore_file_store_forget(): written back, dropped,
+ * closed). Before a layout is handed out (@force) the same makes the
+ * MDS's own checksums of the file reach the data servers. Stores not
+ * over NFS share their page cache with the data servers: nothing to do.
+ * Process context.
+ *
+ * Return: 0, or the first error of writing back a side file.
+ */
+int exofs_pnfs_refresh(struct inode *inode, bool force)
+{
+	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
+	struct exofs_i_info *oi = exofs_i(inode);
+	struct ore_store *store;
+	int err = 0, e;
+	u32 gen, i;
+
+	if (!force && (u32)atomic_read(&oi->pnfs_gen) == READ_ONCE(oi->pnfs_seen))
+		return 0;
+	/* the others wait until it is done: none uses a stale page meanwhile */
+	mutex_lock(&sbi->pnfs_refresh_lock);
+	gen = atomic_read(&oi->pnfs_gen);
+	if (!force && gen == oi->pnfs_seen)
+		goto out;
+	for (i = 0; i < sbi->num_stores; i++) {
+		store = sbi->ore_stores[i];
+		if (!store || !ore_file_store_on_nfs(store))
+			continue;
+		e = ore_file_store_forget(store, oi->oc.oid);
+		if (e && !err) {
+			pr_err("%s: inode %lu (object 0x%llx): store %u: cannot write back its checksums for pNFS: %d\n",
+			       inode->i_sb->s_id, inode->i_ino, oi->oc.oid, i,
+			       e);
+			err = e;
+		}
+	}
+	WRITE_ONCE(oi->pnfs_seen, gen);
+out:
+	mutex_unlock(&sbi->pnfs_refresh_lock);
+	return err;
+}
 
 /*
  * Regions a RW layout held when nfsd freed it (exofs_pnfs_layout_freed()),
@@ -269,6 +330,7 @@ void exofs_pnfs_pins_init(struct exofs_sb_info *sbi)
 	spin_lock_init(&sbi->pin_lock);
 	INIT_LIST_HEAD(&sbi->pin_freed);
 	INIT_WORK(&sbi->pin_work, exofs_pnfs_work);
+	mutex_init(&sbi->pnfs_refresh_lock);
 }
 
 /**
@@ -297,7 +359,9 @@ void exofs_pnfs_pins_flush(struct exofs_sb_info *sbi)
  * done: it returns a layout after its last write), else once their parity
  * and mirrors are repaired (the holder may have died mid-write and left
  * them torn). A new layout of the file waits for that repair
- * (exofs_pnfs_layout_pin()). A part freed keeps them. Atomic context.
+ * (exofs_pnfs_layout_pin()). A part freed keeps them. Any segment freed
+ * has the stores over NFS let go what they cache of the file at its next
+ * use on the MDS (exofs_pnfs_refresh()). Atomic context.
  */
 void exofs_pnfs_layout_freed(struct inode *inode, u64 start, u64 len,
 			     bool returned)
@@ -307,6 +371,8 @@ void exofs_pnfs_layout_freed(struct inode *inode, u64 start, u64 len,
 	u64 rb = exofs_intent_region_bytes(sbi);
 	struct exofs_pin_freed *f;
 
+	/* before nfsd drops its lease: a local writer's break_layout() waits */
+	atomic_inc(&oi->pnfs_gen);
 	if (!rb || !READ_ONCE(oi->pin_count))
 		return;
 	f = kmalloc(sizeof(*f), GFP_ATOMIC);
@@ -385,24 +451,17 @@ EXPORT_SYMBOL_GPL(exofs_pnfs_read_error);
  * A client keeps them in the side files of the components it writes and
  * verifies what it reads against them, through its NFSv3 mounts of the
  * data servers: it cannot see heads (extended attributes), so the
- * filesystem must have none (EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE), and the
- * MDS must see the clients' side files as they write them: its stores
- * not over NFS, whose client caches their pages.
+ * filesystem must have none (EXOFS_FEATURE_RO_COMPAT_CSUM_SIDE). The MDS's
+ * stores may be local (they share the data servers' page cache) or NFS
+ * mounts of the data servers (exofs_pnfs_refresh() keeps what they cache
+ * of a file in step with the clients' writes).
  *
  * Return: NULL when layouts can be handed out, else why not.
  */
 const char *exofs_pnfs_csum_check(struct exofs_sb_info *sbi)
 {
-	u32 i;
-
-	if (!sbi->csum_on)
-		return NULL;
-	if (!sbi->csum_side)
+	if (sbi->csum_on && !sbi->csum_side)
 		return "data checksums in heads (extended attributes), which clients cannot see: mkfs.exofs --checksum-heads no";
-	for (i = 0; i < sbi->num_stores; i++)
-		if (sbi->ore_stores[i] &&
-		    ore_file_store_on_nfs(sbi->ore_stores[i]))
-			return "data checksums and a store over NFS, whose cached side files would not show the clients' checksums";
 	return NULL;
 }
 EXPORT_SYMBOL_GPL(exofs_pnfs_csum_check);
@@ -522,8 +581,9 @@ EXPORT_SYMBOL_GPL(exofs_pnfs_layout_pin);
  * @mtime: the modification time
  *
  * The size grows (never shrinks: that is a SETATTR), the times change,
- * the page cache is dropped (the components changed under it) and the
- * inode record is written to the stores before returning.
+ * the page cache is dropped (the components changed under it, and the
+ * stores over NFS let go theirs at the next use: exofs_pnfs_refresh())
+ * and the inode record is written to the stores before returning.
  *
  * Return: 0 or a negative errno.
  */
@@ -541,6 +601,7 @@ int exofs_pnfs_layout_commit(struct inode *inode, loff_t new_size,
 	inode_set_mtime_to_ts(inode, mtime);
 	inode_set_ctime_current(inode);
 	mark_inode_dirty(inode);
+	atomic_inc(&exofs_i(inode)->pnfs_gen);
 	err = invalidate_inode_pages2(inode->i_mapping);
 	inode_unlock(inode);
 	if (!err)

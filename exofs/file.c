@@ -98,8 +98,11 @@ bool exofs_in_nfsd(void)
  */
 static ssize_t exofs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	int err = break_layout(file_inode(iocb->ki_filp), !exofs_in_nfsd());
+	struct inode *inode = file_inode(iocb->ki_filp);
+	int err = break_layout(inode, !exofs_in_nfsd());
 
+	if (!err)
+		err = exofs_pnfs_refresh(inode, false);
 	if (err)
 		return err;
 	return generic_file_write_iter(iocb, from);
@@ -116,8 +119,11 @@ static ssize_t exofs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
  */
 static vm_fault_t exofs_page_mkwrite(struct vm_fault *vmf)
 {
-	int err = break_layout(file_inode(vmf->vma->vm_file), true);
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	int err = break_layout(inode, true);
 
+	if (!err)
+		err = exofs_pnfs_refresh(inode, false);
 	if (err == -ERESTARTSYS || err == -EINTR)
 		return VM_FAULT_NOPAGE;
 	if (err)

@@ -643,6 +643,8 @@ int exofs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode) &&
 	    attr->ia_size != inode->i_size) {
 		err = exofs_break_layouts(inode, &dropped);
+		if (!err)
+			err = exofs_pnfs_refresh(inode, false);
 		if (err)
 			return err;
 		if (dropped)

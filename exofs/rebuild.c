@@ -157,6 +157,25 @@ static int exofs_rebuild_cut(struct exofs_sb_info *sbi, struct inode *inode,
 }
 
 /*
+ * Keep pNFS clients off @inode's components while a step of a rebuild or
+ * scrub reads and rewrites them (the inode locked; the lock is dropped
+ * while a recall waits): a regular file's layouts are recalled (their
+ * holders write the components directly) and what the stores over NFS
+ * cache of it is let go (exofs_pnfs_refresh()). 0 or the error.
+ */
+static int exofs_step_exclusive(struct inode *inode)
+{
+	bool dropped = false;
+	int err = 0;
+
+	if (S_ISREG(inode->i_mode))
+		err = exofs_break_layouts(inode, &dropped);
+	if (!err)
+		err = exofs_pnfs_refresh(inode, false);
+	return err;
+}
+
+/*
  * One step of @inode's rebuild from component offset *@done on, under the
  * inode lock and with its writeback kept out. Sets *@over when the
  * component is complete.
@@ -170,9 +189,14 @@ static int exofs_rebuild_step(struct exofs_sb_info *sbi,
 	struct ore_store *store = sbi->ore_stores[rb->store];
 	struct exofs_io io = { .inode = inode };
 	u64 want, loff, rows;
-	int err = 0;
+	int err;
 
 	inode_lock(inode);
+	err = exofs_step_exclusive(inode);
+	if (err) {
+		inode_unlock(inode);
+		return err;
+	}
 	exofs_wb_exclude(inode);
 	/* sized components: one the size does not reach has nothing */
 	if (!*done && oi->oc.sized &&
@@ -890,10 +914,12 @@ u64 exofs_scrub_extent(struct exofs_sb_info *sbi, struct ore_components *oc)
  * @found: out: the pages that disagreed
  *
  * ore_scrub() over the range with the inode's writeback held off, errors
- * of the stores named (exofs_io_error()).
+ * of the stores named (exofs_io_error()), after the stores over NFS let go
+ * what they cache of it (exofs_pnfs_refresh()). The caller keeps pNFS
+ * clients off the range (recalls the file's layouts, or frees them).
  *
  * Return: 0 (also for a range past what the components hold), or the
- * error of ore_scrub().
+ * error of the refresh or of ore_scrub().
  */
 int exofs_scrub_range(struct inode *inode, u64 off, u64 end,
 		      unsigned int flags, u64 *found)
@@ -904,6 +930,9 @@ int exofs_scrub_range(struct inode *inode, u64 off, u64 end,
 	int err = 0;
 
 	*found = 0;
+	err = exofs_pnfs_refresh(inode, false);
+	if (err)
+		return err;
 	exofs_wb_exclude(inode);
 	end = min(end, exofs_scrub_extent(sbi, &oi->oc));
 	if (off < end)
@@ -934,9 +963,13 @@ static int exofs_scrub_inode(struct exofs_sb_info *sbi,
 		if (kthread_should_stop())
 			return -EINTR;
 		inode_lock(inode);
+		err = exofs_step_exclusive(inode);
+		if (err) {
+			inode_unlock(inode);
+			return err;
+		}
 		exofs_wb_exclude(inode);
 		end = exofs_scrub_extent(sbi, &oi->oc);
-		err = 0;
 		found = 0;
 		if (off < end) {
 			len = min(sc->step, end - off);

@@ -496,6 +496,8 @@ static struct inode *exofs_alloc_inode(struct super_block *sb)
 	oi->pin_first = 0;
 	oi->pin_count = 0;
 	oi->pin_seq = 0;
+	atomic_set(&oi->pnfs_gen, 0);
+	oi->pnfs_seen = 0;
 	memset(&oi->i_crtime, 0, sizeof(oi->i_crtime));
 	inode_set_iversion(&oi->vfs_inode, 1);
 	return &oi->vfs_inode;

@@ -1673,22 +1673,29 @@ EXPORT_SYMBOL_GPL(ore_file_store_on_nfs);
  * @oid: the object
  *
  * For a store that others write too (a pNFS client's data server, which
- * the MDS and other clients write between two of this client's layouts):
- * the object's open files are closed, and its side file's attributes
- * fetched again and its cached pages dropped, so that the next request
- * reads the checksums as they are now (an NFS client keeps an open
- * file's pages until its attributes time out). Process context.
+ * the MDS and other clients write between two of this client's layouts;
+ * or the MDS's NFS mount of one, which its clients write): the object's
+ * side file is written back and committed (what this user wrote is then
+ * on the server for the others to read), its attributes fetched again and
+ * its cached pages dropped, and the object's open files closed, so that
+ * the next request reads the checksums as they are now (an NFS client
+ * keeps an open file's pages until its attributes time out) and opens the
+ * object again (NFS revalidates a file at its open). Process context.
+ *
+ * Return: 0, or the error of the side file's write-back (what the cache
+ * held is dropped all the same, written or not).
  */
-void ore_file_store_forget(struct ore_store *store, u64 oid)
+int ore_file_store_forget(struct ore_store *store, u64 oid)
 {
 	const struct cred *old_cred;
 	struct ore_file_store *fs;
 	struct ore_file_obj *fo;
 	struct file *cf;
 	struct kstat st;
+	int err = 0;
 
 	if (store->ops != &ore_file_store_ops)
-		return;
+		return 0;
 	fs = to_file_store(store);
 	spin_lock(&fs->lock);
 	fo = ore_file_lookup(fs, oid);
@@ -1696,10 +1703,14 @@ void ore_file_store_forget(struct ore_store *store, u64 oid)
 		ore_file_unhash(fs, fo);
 	spin_unlock(&fs->lock);
 	if (!fo)
-		return;
+		return 0;
 	cf = READ_ONCE(fo->csum_file);
 	if (cf) {
 		old_cred = override_creds(fs->cred);
+		err = vfs_fsync(cf, 0);
+		if (err)
+			pr_warn("store %s: oid 0x%llx: the write-back of the checksums' side file failed: %d\n",
+				store->name, oid, err);
 		vfs_getattr(&cf->f_path, &st, STATX_SIZE, AT_STATX_FORCE_SYNC);
 		invalidate_inode_pages2(cf->f_mapping);
 		revert_creds(old_cred);
@@ -1707,6 +1718,7 @@ void ore_file_store_forget(struct ore_store *store, u64 oid)
 	/* closed by fput()'s deferred work: the caller may be in NFS I/O */
 	ore_file_obj_put(fo, false);	/* the lookup's */
 	ore_file_obj_put(fo, false);	/* the cache's */
+	return err;
 }
 EXPORT_SYMBOL_GPL(ore_file_store_forget);
 

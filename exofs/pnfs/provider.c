@@ -14,10 +14,12 @@
  *	layout, on a filesystem with an intent record, the regions the file
  *	holds in the record for it (exofs_pnfs_layout_pin(): the write hole),
  *	else the whole file. A RW layout of a degraded (read-only)
- *	filesystem, a layout of a checksummed one that keeps heads or has a
- *	store over NFS (exofs_pnfs_csum_check()), or of one whose stores
+ *	filesystem, a layout of a checksummed one that keeps heads
+ *	(exofs_pnfs_csum_check()), or of one whose stores
  *	have no data-server address yet, is unavailable: the client does its
- *	I/O through the MDS.
+ *	I/O through the MDS. The MDS's stores over NFS let go what they
+ *	cache of the file before it is handed out and after it is freed or
+ *	committed (exofs_pnfs_refresh()).
  * GETDEVICEINFO: the device address of one store, from the table in
  *	/sys/module/exofs_pnfs/parameters/devices (data server address and
  *	export path per store UUID), with the filesystem and store UUIDs in
@@ -386,7 +388,7 @@ static __be32 exp_proc_layoutget(struct svc_rqst *rqstp, struct inode *inode,
 	/*
 	 * With data checksums the clients' ORE keeps them in the side
 	 * files, which it reaches over NFSv3: only a filesystem without
-	 * heads and with local stores (exofs_pnfs_csum_check()); else the
+	 * heads (exofs_pnfs_csum_check()); else the
 	 * clients do their I/O through the MDS, where every block is
 	 * verified (a read layout would hand them unverified bytes).
 	 */

@@ -165,7 +165,7 @@ int ore_bdev_store_enable_csum(struct ore_store *store, u64 csum_start,
 int ore_file_store_enable_csum(struct ore_store *store, u32 type);
 int ore_file_store_no_heads(struct ore_store *store);
 bool ore_file_store_on_nfs(struct ore_store *store);
-void ore_file_store_forget(struct ore_store *store, u64 oid);
+int ore_file_store_forget(struct ore_store *store, u64 oid);
 int ore_store_statfs(struct ore_store *store, struct kstatfs *buf);
 struct ore_store *ore_missing_store_create(const char *name);
 struct ore_store *ore_replace_store_create(struct ore_store *primary,

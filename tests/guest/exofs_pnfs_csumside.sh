@@ -21,6 +21,17 @@
 # the client read right on the MDS; fsck.exofs clean at the end (every
 # checksum against its data). Same set-up as exofs_pnfs_client.sh; make
 # nfsd first.
+# ORE_ARGS "mdsnfs": the MDS's exofs over NFSv3 mounts of the data servers
+# instead of the store directories (pnfs_mds_nfs, as an MDS on a machine
+# of its own): its NFS client caches the side files, so it must let them
+# go after the client's layouts (exofs_pnfs_refresh()) and write back its
+# own before one is handed out. The MDS's mounts keep attributes 600 s
+# (actimeo; the default is up to 60 s), so that what their NFS client
+# caches stays until exofs lets it go; the MDS's reads drop no cache (a
+# drop_caches would drop its NFS client's too: its exofs caches nothing
+# of the files the client writes, dropped at each layout and commit), and
+# its overwrite is not synced before the client reads it (the layout
+# writes its checksums to the data servers).
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
@@ -32,10 +43,32 @@ C4=$H$c4
 
 pnfs_stores_mkfs "mkfs.exofs --raid 5 over 4 stores, --checksum-heads no" \
 	--raid 5 --stripe-unit 16K --checksum-heads no -L pnfsside
-check "mount exofs" exofs_mount "" $E
-check "checksums xxh64" sh -c "[ \"\$(cat $(exofs_sysdir)/checksums)\" = xxh64 ]"
-fail_fast
-pnfs_serve_client $c4
+case " $ORE_ARGS " in
+*" mdsnfs "*)
+	mds_over_nfs() {
+		pnfs_load_nfsd && pnfs_data_servers /tmp/mkfs.out &&
+			pnfs_nfs_server 4 32 nomds && pnfs_mds_nfs actimeo=600
+	}
+	mds_drop=:
+	mds_sync=:
+	PNFS_MDS_NFS=1	# pnfs_mds_nfs's runs in check's subshell
+	check "nfsd serves the stores, exofs mounted over NFS mounts of them" \
+		mds_over_nfs
+	fail_fast
+	check "the MDS's 4 stores are NFS mounts" sh -c "
+		[ \$(grep -c ' $H/tmp/mdsm/s[0-3] nfs ' /proc/mounts) = 4 ]"
+	check "checksums xxh64" sh -c "[ \"\$(cat $(exofs_sysdir)/checksums)\" = xxh64 ]"
+	check "the client: 4 data servers, objlayoutdriver, NFSv4.1 mount of the MDS" \
+		pnfs_client $c4
+	fail_fast ;;
+*)
+	mds_drop="echo 3 > /proc/sys/vm/drop_caches"
+	mds_sync=sync
+	check "mount exofs" exofs_mount "" $E
+	check "checksums xxh64" sh -c "[ \"\$(cat $(exofs_sysdir)/checksums)\" = xxh64 ]"
+	fail_fast
+	pnfs_serve_client $c4 ;;
+esac
 
 cnt() { cat $CP/$1; }
 ecnt() { cat "$(exofs_sysdir)/$1"; }
@@ -65,8 +98,7 @@ sides() {
 }
 check "its components have side files with entries, and no heads" sides
 check "the MDS reads it back right, no checksum error" sh -c "
-	drop() { echo 3 > /proc/sys/vm/drop_caches; }; drop &&
-	cmp /tmp/big $E/big && [ \$(cat $(exofs_sysdir)/checksum_errors) = $ce0 ]"
+	$mds_drop && cmp /tmp/big $E/big && [ \$(cat $(exofs_sysdir)/checksum_errors) = $ce0 ]"
 
 # A file the MDS wrote, part of it overwritten by the client: 100 KiB
 # at 1 MiB + 5000 (partial stripes: the client reads for the parity,
@@ -79,7 +111,7 @@ check "100 KiB of it overwritten by the client through its layout" sh -c "
 	[ \$(( \$(cat $CP/write_bytes) - $w1 )) -ge 102400 ]"
 cp /tmp/big /tmp/want && dd if=/tmp/patch of=/tmp/want bs=1000 seek=1053 conv=notrunc 2>/dev/null
 check "the MDS reads the new bytes, no checksum error" sh -c "
-	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/want $E/mds &&
+	$mds_drop && cmp /tmp/want $E/mds &&
 	[ \$(cat $(exofs_sysdir)/checksum_errors) = $ce0 ]"
 check "the client reads them back through its layout" sh -c "
 	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/want $C4/mds"
@@ -92,7 +124,7 @@ check "the client reads them back through its layout" sh -c "
 dd if=/dev/urandom of=/tmp/patch2 bs=1000 count=100 2>/dev/null
 cp /tmp/want /tmp/want2 && dd if=/tmp/patch2 of=/tmp/want2 bs=1000 seek=300 conv=notrunc 2>/dev/null
 check "the MDS overwrites 100 KiB of it" sh -c "
-	dd if=/tmp/patch2 of=$E/mds bs=1000 seek=300 conv=notrunc 2>/dev/null && sync"
+	dd if=/tmp/patch2 of=$E/mds bs=1000 seek=300 conv=notrunc 2>/dev/null && $mds_sync"
 k1=$(cnt csum_errors) r1=$(cnt read_bytes)
 check "the client reads the MDS's bytes through a new layout, no checksum error" sh -c "
 	cmp /tmp/want2 $C4/mds && [ \$(cat $CP/csum_errors) = $k1 ] &&

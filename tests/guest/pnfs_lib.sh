@@ -97,6 +97,25 @@ pnfs_export_mds() {
 	hostrun exportfs -o rw,no_root_squash,no_subtree_check,fsid=0,sync,pnfs "127.0.0.1:$e"
 }
 
+# pnfs_mds_nfs [OPTS]: the MDS's stores over NFS, as on a machine of its
+# own: its NFSv3 mounts (hard; mount options OPTS added) of the 4 data
+# servers at $H/tmp/mdsm/sN, the
+# exofs over them at $E, exported (after pnfs_nfs_server ... nomds, with
+# enough threads: an MDS's WRITE or COMMIT holds an nfsd thread while
+# exofs waits for the data servers, served by the same nfsd). Sets
+# PNFS_MDS_NFS for pnfs_stop.
+pnfs_mds_nfs() {
+	local i so=
+	for i in 0 1 2 3; do
+		mkdir -p $H/tmp/mdsm/s$i &&
+		hostrun /sbin/mount.nfs $(pnfs_ds_ip $i):/tmp/ds/s$i /tmp/mdsm/s$i \
+			-o vers=3,proto=tcp,nolock${1:+,$1} || return 1
+		so="$so${so:+:}$H/tmp/mdsm/s$i"
+	done
+	PNFS_MDS_NFS=1
+	exofs_mount_with "$so" "" $E && pnfs_export_mds >/dev/null
+}
+
 # pnfs_ds_mount I: the client's NFSv3 mount of data server I at
 # $H/tmp/dsm/sI.
 pnfs_ds_mount() {
@@ -195,19 +214,27 @@ pnfs_small_files() {
 
 # pnfs_stop: the client's mounts gone (the MDS at $C4, the data servers),
 # objlayoutdriver unloaded, nfsd stopped, exofs_pnfs unloaded, the data
-# servers' bind mounts and the exofs at $E unmounted.
+# servers' bind mounts and the exofs at $E unmounted (with
+# PNFS_MDS_NFS: the exofs and its store mounts first, while the data
+# servers serve them).
 pnfs_stop() {
 	local i
 	umount $C4 && rmmod objlayoutdriver || return 1
 	for i in 0 1 2 3; do
 		umount $H/tmp/dsm/s$i || return 1
 	done
+	if [ -n "$PNFS_MDS_NFS" ]; then
+		hostrun exportfs -u "127.0.0.1:$e" && umount $E || return 1
+		for i in 0 1 2 3; do
+			umount $H/tmp/mdsm/s$i || return 1
+		done
+	fi
 	hostrun exportfs -ua && hostrun rpc.nfsd 0 && sleep 1 &&
 		rmmod exofs_pnfs || return 1
 	for i in 0 1 2 3; do
 		umount $H/tmp/ds/s$i || return 1
 	done
-	umount $E
+	[ -n "$PNFS_MDS_NFS" ] || umount $E
 }
 
 # pnfs_mount_mds MNT: the client's NFSv4.1 mount of the MDS at $H$MNT;
