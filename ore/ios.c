@@ -105,16 +105,24 @@ bool ore_comp_optional(struct ore_io_state *ios, u32 comp)
  * The error of a component of @ios that failed on a store still in
  * service, or 0: a component whose store is failed is made by its rebuild,
  * but one that a working store refused (-ENOSPC, -EIO) may be missing, so
- * the extent known made must not pass it.
+ * the extent known made must not pass it. A component not tried because
+ * its store was failed is made by a rebuild also when the user has put a
+ * replacement in that store's place since (the replacement's rebuild
+ * takes the component for one never made unless the extent reaches it;
+ * the rebuild of the object waits for its writes).
  */
 int ore_made_error(struct ore_io_state *ios)
 {
 	struct ore_io_priv *priv = ore_priv(ios);
 	u32 comp;
 
-	for_each_set_bit(comp, priv->failed_mask, ios->layout->num_comps)
+	for_each_set_bit(comp, priv->failed_mask, ios->layout->num_comps) {
+		if (test_bit(comp, priv->untried_mask) &&
+		    priv->comp_error[comp] == -ENODEV)
+			continue;
 		if (!ore_store_failed(ore_comp_store(ios->oc, comp)))
 			return priv->comp_error[comp] ?: -EIO;
+	}
 	return 0;
 }
 

@@ -1470,6 +1470,8 @@ out:
 struct ot_err_store {
 	struct ore_store store;
 	int error;
+	struct ore_store **swap_slot;	/* set to swap_to at the first submit */
+	struct ore_store *swap_to;
 };
 
 static void ot_err_submit(struct ore_store_io *sio)
@@ -1482,6 +1484,10 @@ static void ot_err_submit(struct ore_store_io *sio)
 		iov_iter_bvec(&iter, ITER_DEST, sio->bvec, sio->nr_bvec,
 			      sio->len);
 		iov_iter_zero(sio->len, &iter);
+	}
+	if (es->swap_slot) {	/* the user replaces a store meanwhile */
+		WRITE_ONCE(*es->swap_slot, es->swap_to);
+		es->swap_slot = NULL;
 	}
 	sio->error = sio->write ? es->error : 0;
 	sio->end_io(sio);
@@ -1676,6 +1682,60 @@ static void ot_eng_sized_refused(struct ot_ctx *ctx)
 	for (i = 0; i < 3; i++)
 		if (ctx->fstores[i]->ops->remove(ctx->fstores[i], oc.oid))
 			ot_fail(ctx, __LINE__, "cannot remove 0x%llx", oc.oid);
+	ot_free_pages(pages, 3);
+}
+
+/*
+ * Sized components and a store replaced while a write is in flight: a
+ * RAID5 object over four stores that take every write, the store of
+ * component 3 failed. The write does not try that component (its store
+ * is out of service), and before it ends the user puts a replacement
+ * (rebuilding) in the failed store's place (the store of component 0
+ * swaps it in from its submit). The write must still raise the extent
+ * made: the component is made by the replacement's rebuild, which takes
+ * a component the extent does not reach for one never made and skips it
+ * (exofs_replace read zeros for a new file's data that way).
+ */
+static void ot_eng_sized_replaced(struct ot_ctx *ctx)
+{
+	struct ore_layout l = OT_L(ORE_RAID5, PAGE_SIZE, 4, 1, 1, 1);
+	static const char * const names[] = { "s0", "s1", "s2", "failed", "new" };
+	struct ot_err_store es[5];
+	struct ore_store *stores[4];
+	struct ore_components oc = { .oid = 0x20320, .numdevs = 4,
+				     .stores = stores, .sized = true };
+	struct ore_io_state *ios;
+	struct page **pages;
+	unsigned int i;
+	int err;
+
+	if (!OT_EXPECT_EQ(ctx, ore_verify_layout(4, &l), 0))
+		return;
+	for (i = 0; i < 5; i++)
+		ot_err_store_init(&es[i], 0, names[i]);
+	for (i = 0; i < 4; i++)
+		stores[i] = &es[i].store;
+	ore_store_set_state(&es[3].store, ORE_STORE_FAILED);
+	ore_store_set_state(&es[4].store, ORE_STORE_REBUILDING);
+	es[0].swap_slot = &stores[3];
+	es[0].swap_to = &es[4].store;
+	pages = ot_alloc_pages(3);
+	if (!OT_EXPECT(ctx, pages, "no memory"))
+		return;
+	err = ore_get_rw_state(&l, &oc, false, 0, 3 * PAGE_SIZE, &ios);
+	if (!OT_EXPECT_EQ(ctx, err, 0))
+		goto out;
+	ios->pages = pages;
+	ios->nr_pages = 3;
+	err = ore_write(ios);
+	OT_EXPECT(ctx, !err && ios->degraded, "write %d, degraded %d", err,
+		  ios->degraded);
+	OT_EXPECT(ctx, stores[3] == &es[4].store, "the store was not replaced");
+	OT_EXPECT_EQ(ctx, ore_check_io(ios, ot_fail_store), 0);
+	ore_put_io_state(ios);
+	OT_EXPECT_EQ(ctx, oc.made, 3 * PAGE_SIZE);
+	OT_EXPECT(ctx, !ore_store_failed(&es[4].store), "the replacement failed");
+out:
 	ot_free_pages(pages, 3);
 }
 
@@ -2212,6 +2272,8 @@ const struct ot_case ot_engine_cases[] = {
 	{ "engine_partial_writes_in_flight_raid6_wide", ot_eng_inflight, 9 },
 	{ "engine_sized_components_made_once_the_store_fails",
 	  ot_eng_sized_refused, 1 },
+	{ "engine_sized_components_made_when_the_store_is_replaced_meanwhile",
+	  ot_eng_sized_replaced },
 	{ "engine_nospc_and_eio_reported_apart", ot_eng_nospc_eio },
 	{ "engine_rebuilding_store_raid5", ot_eng_rebuilding_case, 4 },
 	{ "engine_rebuilding_store_raid1", ot_eng_rebuilding_case, 2 },
