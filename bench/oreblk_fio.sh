@@ -28,6 +28,9 @@
 # first in even ones). levels=6w is RAID6 over 8 disks (needs
 # --disks 8), where RAID6 rmw reads fewer pages than rcw for a 4 KiB write
 # (3 against 5; over 6 disks it is 3 against 3, a tie that stays rcw).
+# alt=PARAM=VALUE runs every oreblk array's jobs a second time the same
+# way with /sys/module/ore/parameters/PARAM set to VALUE (restored after),
+# reported as "raidNalt" (an A/B of an ore.ko parameter in one run).
 # md=default|tuned|both (default both): md with its defaults ("md"), and
 # md tuned as a user comparing would tune it ("mdt": group_thread_cnt = the
 # number of vCPUs, stripe_cache_size 4096); the summary gives oreblk's ratio
@@ -61,7 +64,7 @@
 . /ore/tests/lib.sh
 
 RUNTIME=20 SIZE=1G JOBS="seqwrite seqread randwrite randread" LEVELS="5 6" PERF="" ROUNDS=1
-RMW= MD="md mdt" CURVE= CONS=intent
+ALT= ALTSUF= ALTLVL= MD="md mdt" CURVE= CONS=intent
 shift	# the stage
 for a in "$@"; do
 	case $a in
@@ -71,7 +74,8 @@ for a in "$@"; do
 	levels=*) LEVELS=$(echo "${a#levels=}" | tr + ' ') ;;
 	rounds=*) ROUNDS=${a#rounds=} ;;
 	perf) PERF=1 ;;
-	rmw=both) RMW=both ;;
+	rmw=both) ALT=raid6_rmw=0 ALTSUF=rcw ALTLVL=6 ;;
+	alt=*=*) ALT=${a#alt=} ALTSUF=alt ALTLVL= ;;
 	md=default) MD=md ;;
 	md=tuned) MD=mdt ;;
 	md=both) MD="md mdt" ;;
@@ -150,13 +154,20 @@ ob_stats() {
 	echo "   oreblk stats: stripe cache hits $(cat $s/stripe_cache_hits) misses $(cat $s/stripe_cache_misses) active $(cat $s/stripe_cache_active); stripe lock waits $(cat $s/stripe_lock_waits)"
 }
 
-# ob_rcw NAME LEVEL N: the jobs again with ore.raid6_rmw=0 (always rcw)
-ob_rcw() {
-	echo "== raid$2 over $3 disks: oreblk, raid6_rmw=0 (always rcw)"
-	echo 0 > /sys/module/ore/parameters/raid6_rmw
-	run_all "ob${1}rcw" /dev/oreblk0
+# ob_alt NAME LEVEL N: the jobs again with ore.$ALT (rmw=both:
+# raid6_rmw=0, always rcw), results as NAME$ALTSUF
+ob_alt() {
+	local p=/sys/module/ore/parameters/${ALT%%=*} old
+	old=$(cat "$p")
+	echo "== raid$2 over $3 disks: oreblk, ore.$ALT"
+	echo "${ALT#*=}" > "$p"
+	run_all "ob${1}$ALTSUF" /dev/oreblk0
 	ob_stats
-	echo 1 > /sys/module/ore/parameters/raid6_rmw
+	echo "$old" > "$p"
+}
+# has_alt LEVEL: does this level run the jobs with ore.$ALT too?
+has_alt() {
+	[ -n "$ALT" ] && { [ -z "$ALTLVL" ] || [ "$1" = "$ALTLVL" ]; }
 }
 
 # ob_level NAME LEVEL N DEVS... / md_level NAME LEVEL N DEVS...: one array,
@@ -172,15 +183,15 @@ ob_level() {
 	oreblk create /dev/oreblk0 --force --assume-clean --raid "$level" --chunk 64K -n "$n" \
 		--consistency-policy "$pol" $csum "$@" || exit 1
 	echo "   oreblk: checksums $(cat /sys/block/oreblk0/ore/checksums)"
-	# rmw=both: the rcw run goes first in even rounds, so that neither
-	# setting always gets the array second
-	if [ "$level" = 6 ] && [ -n "$RMW" ] && [ $((round % 2)) -eq 0 ]; then
-		ob_rcw "$name" "$level" "$n"
+	# rmw=both, alt=: the other run goes first in even rounds, so that
+	# neither setting always gets the array second
+	if has_alt "$level" && [ $((round % 2)) -eq 0 ]; then
+		ob_alt "$name" "$level" "$n"
 	fi
 	run_all "ob$name" /dev/oreblk0
 	ob_stats
-	if [ "$level" = 6 ] && [ -n "$RMW" ] && [ $((round % 2)) -eq 1 ]; then
-		ob_rcw "$name" "$level" "$n"
+	if has_alt "$level" && [ $((round % 2)) -eq 1 ]; then
+		ob_alt "$name" "$level" "$n"
 	fi
 	mem_stop $OUT "ob$name"
 	oreblk stop /dev/oreblk0 || exit 1
@@ -265,7 +276,7 @@ for m in $MD; do
 	printf '%-22s %12s %9s %12s %9s %8s  %s\n' job "oreblk MB/s" IOPS "$m MB/s" IOPS ratio "IOPS min-max: oreblk, $m"
 	for level in $LEVELS; do
 		for job in $JOBS; do
-			for ob in ob$level ob${level}rcw ob${level}nc ob${level}res; do
+			for ob in ob$level ob${level}rcw ob${level}alt ob${level}nc ob${level}res; do
 				[ -f $OUT/$ob.$job ] && [ -f $OUT/$m$level.$job ] || continue
 				set -- $(mean $OUT/$ob.$job) $(mean $OUT/$m$level.$job)
 				ratio=$(awk -v a="$2" -v b="$4" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
