@@ -193,13 +193,13 @@ EXPORT_SYMBOL_GPL(exofs_pnfs_layout_prepare);
  * the checksums it cached (false checksum errors, repaired from a parity
  * that is right: the holder's data replaced), or write a cached page of
  * entries back over the holder's. So after a RW layout is freed or
- * committed (exofs_i_info.pnfs_gen moved), the next user of the object on the MDS
- * (read, write, truncate, scrub) has the stores over NFS let go what they
- * cache of it first (ore_file_store_forget(): written back, dropped,
- * closed). Before a layout is handed out (@force) the same makes the
- * MDS's own checksums of the file reach the data servers. Stores not
- * over NFS share their page cache with the data servers: nothing to do.
- * Process context.
+ * committed (exofs_i_info.pnfs_gen moved), the next user of the object on
+ * the MDS (read, write, truncate, scrub, rebuild) has the stores over NFS
+ * let go what they cache of it first (ore_file_store_forget(): written
+ * back, dropped, closed); the others wait meanwhile. Before a layout is
+ * handed out (@force) the same makes the MDS's own checksums of the file
+ * reach the data servers. Stores not over NFS share their page cache with
+ * the data servers: nothing to do. Process context.
  *
  * Return: 0, or the first error of writing back a side file.
  */
