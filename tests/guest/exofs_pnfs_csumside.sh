@@ -18,7 +18,8 @@
 # degraded read and a checksum error), and does not rewrite it (it does
 # not hold the stripes): the MDS hears of it at the layout's return and
 # rewrites the block with no read of its own; small files written by
-# the client read right on the MDS; fsck.exofs clean at the end (every
+# the client read right on the MDS; a scrub recalls the layout of a file
+# the client holds open; fsck.exofs clean at the end (every
 # checksum against its data). Same set-up as exofs_pnfs_client.sh; make
 # nfsd first.
 # ORE_ARGS "mdsnfs": the MDS's exofs over NFSv3 mounts of the data servers
@@ -35,7 +36,7 @@
 . /ore/tests/lib.sh
 . /ore/tests/exofs_lib.sh
 
-ktap_plan 24
+ktap_plan 25
 
 . /ore/tests/pnfs_lib.sh
 c4=/tmp/nfs4
@@ -165,6 +166,28 @@ dmesg | grep 'client read error' | sed 's/^/# /'
 check "the MDS reads the file right" sh -c "
 	echo 3 > /proc/sys/vm/drop_caches && cmp /tmp/big $E/big"
 check "the client's small files are right on the MDS" pnfs_small_files /tmp/big
+# A scrub recalls the layouts of the files it reads (a holder writing
+# under a repairing scrub would have its new data taken for a mismatch):
+# with the client holding a file open with its RW layout (its regions
+# pinned in the intent record), a scrub check ends, finds nothing, and
+# nfsd has freed the layout (the client answers the recall with a
+# LAYOUTRETURN, or with NOMATCHING_LAYOUT when it let its segment go
+# already: then the regions are repaired before they leave the record).
+pinned() { sed -n 's/.* pinned \([0-9]*\) .*/\1/p' "$(exofs_sysdir)/intent"; }
+pnfs_hold /tmp/big held
+p0=$(pinned)
+scrub_recalls() {	# the regions leave the record by a work item: wait
+	local n=0
+	[ "$p0" = 1 ] && exofs_scrub check || return 1
+	while [ "$(pinned)" != 0 ]; do
+		n=$((n + 1))
+		[ $n -lt 50 ] || return 1
+		sleep 0.2
+	done
+}
+check "a scrub recalls the layout of a file a client holds, finds nothing" scrub_recalls
+diag "pinned $p0 -> $(pinned); $(cat $(exofs_sysdir)/intent)"
+pnfs_unhold
 check "unmount the client, unload objlayoutdriver, stop nfsd" pnfs_stop
 check "fsck.exofs is clean (every checksum against its data)" exofs_fsck
 ktap_done
