@@ -99,11 +99,10 @@ pnfs_export_mds() {
 
 # pnfs_mds_nfs [OPTS]: the MDS's stores over NFS, as on a machine of its
 # own: its NFSv3 mounts (hard; mount options OPTS added) of the 4 data
-# servers at $H/tmp/mdsm/sN, the
-# exofs over them at $E, exported (after pnfs_nfs_server ... nomds, with
-# enough threads: an MDS's WRITE or COMMIT holds an nfsd thread while
-# exofs waits for the data servers, served by the same nfsd). Sets
-# PNFS_MDS_NFS for pnfs_stop.
+# servers at $H/tmp/mdsm/sN, the exofs over them at $E, exported (after
+# pnfs_nfs_server ... nomds, with enough threads: an MDS's WRITE or
+# COMMIT holds an nfsd thread while exofs waits for the data servers,
+# served by the same nfsd). Sets PNFS_MDS_NFS for pnfs_stop.
 pnfs_mds_nfs() {
 	local i so=
 	for i in 0 1 2 3; do
