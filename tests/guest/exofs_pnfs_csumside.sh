@@ -170,12 +170,14 @@ check "the client's small files are right on the MDS" pnfs_small_files /tmp/big
 # under a repairing scrub would have its new data taken for a mismatch):
 # with the client holding a file open with its RW layout (its regions
 # pinned in the intent record), a scrub check ends, finds nothing, and
-# nfsd has freed the layout (the client answers the recall with a
-# LAYOUTRETURN, or with NOMATCHING_LAYOUT when it let its segment go
-# already: then the regions are repaired before they leave the record).
+# nfsd has freed the layout as returned: the Linux client, which let its
+# unused segment go already, answers the recall with NOMATCHING_LAYOUT,
+# which is no lost layout (nothing of it is in flight): no repair
+# (intent `dropped` stays 0).
 pinned() { sed -n 's/.* pinned \([0-9]*\) .*/\1/p' "$(exofs_sysdir)/intent"; }
+dropped() { sed -n 's/.* dropped \([0-9]*\) .*/\1/p' "$(exofs_sysdir)/intent"; }
 pnfs_hold /tmp/big held
-p0=$(pinned)
+p0=$(pinned) dr0=$(dropped)
 scrub_recalls() {	# the regions leave the record by a work item: wait
 	local n=0
 	[ "$p0" = 1 ] && exofs_scrub check || return 1
@@ -184,6 +186,7 @@ scrub_recalls() {	# the regions leave the record by a work item: wait
 		[ $n -lt 50 ] || return 1
 		sleep 0.2
 	done
+	[ "$(dropped)" = "$dr0" ]
 }
 check "a scrub recalls the layout of a file a client holds, finds nothing" scrub_recalls
 diag "pinned $p0 -> $(pinned); $(cat $(exofs_sysdir)/intent)"
