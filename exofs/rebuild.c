@@ -927,7 +927,7 @@ int exofs_scrub_range(struct inode *inode, u64 off, u64 end,
 	struct exofs_sb_info *sbi = exofs_sb(inode->i_sb);
 	struct exofs_i_info *oi = exofs_i(inode);
 	struct exofs_io io = { .inode = inode };
-	int err = 0;
+	int err;
 
 	*found = 0;
 	err = exofs_pnfs_refresh(inode, false);
